@@ -1,0 +1,60 @@
+# Kaiser Club. The two commands a new machine needs: `make demo` and `make test`.
+PYTHON ?= python3.11
+VENV := .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed
+HOST ?= 127.0.0.1
+PORT ?= 8000
+PYTEST_ARGS ?= --reuse-db
+
+.PHONY: demo test install migrate demodata serve lint typecheck check bench worker beat clean
+
+$(PY):
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip wheel
+
+$(STAMP): pyproject.toml | $(PY)
+	$(PY) -m pip install --quiet -e ".[dev]"
+	touch $(STAMP)
+
+install: $(STAMP)
+
+migrate: install
+	$(PY) manage.py migrate --noinput
+
+demodata: migrate
+	$(PY) manage.py load_demo
+
+serve: install
+	@echo "Kaiser Club on http://$(HOST):$(PORT)/  (demo sign-in: organiser / kaiser-demo)"
+	$(PY) manage.py runserver $(HOST):$(PORT)
+
+## Virtual environment, install, SQLite, demo data, and the app on http://127.0.0.1:8000
+demo: demodata serve
+
+## Install and run the whole test suite (DATABASE_URL=postgres://... to run it on PostgreSQL)
+test: install
+	DJANGO_SETTINGS_MODULE=kaiser_club.settings.test $(PY) -m pytest $(PYTEST_ARGS)
+
+lint: install
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+
+typecheck: install
+	$(VENV)/bin/mypy .
+	$(VENV)/bin/mypy --strict --config-file /dev/null scoring/rules tournaments/pairing
+
+check: lint typecheck test
+
+## Every benchmark, then one table of figures and ratios (ARGS=--quick for smaller sizes)
+bench: install
+	$(PY) bench/run_all.py $(ARGS)
+
+worker: install
+	$(VENV)/bin/celery -A kaiser_club worker -l info
+
+beat: install
+	$(VENV)/bin/celery -A kaiser_club beat -l info
+
+clean:
+	rm -rf $(VENV) db.sqlite3 staticfiles .pytest_cache .mypy_cache .ruff_cache
