@@ -1,0 +1,141 @@
+"""Invitation links: a club admin makes one for a member; the person opens it, makes a sign-in
+account (or uses the one they have) and so becomes that player record's user."""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.db import transaction
+from django.utils import timezone
+from django.utils.formats import date_format
+
+from ..errors import Conflict, InvalidInput, NotFound
+from ..models import Invitation, Membership, Player
+from .merge import player_merge
+
+VALID_FOR = timedelta(days=14)
+
+
+def token_digest(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+@dataclass(frozen=True)
+class NewInvitation:
+    invitation: Invitation
+    token: str  # shown once; only its digest is stored
+
+
+@transaction.atomic
+def invitation_create(*, membership: Membership, by: Any = None) -> NewInvitation:
+    """A new link for the member; any open link for the same player in this club stops working."""
+    player = membership.player
+    if player.user_id is not None:
+        raise Conflict(f"{player.name} already signs in with an account; they need no invitation.")
+    now = timezone.now()
+    Invitation.objects.filter(
+        club_id=membership.club_id, player=player, accepted_at__isnull=True, revoked_at__isnull=True
+    ).update(revoked_at=now)
+    token = secrets.token_urlsafe(32)
+    invitation = Invitation.objects.create(
+        club_id=membership.club_id,
+        player=player,
+        token_digest=token_digest(token),
+        created_by=by if getattr(by, "is_authenticated", False) else None,
+        expires_at=now + VALID_FOR,
+    )
+    return NewInvitation(invitation=invitation, token=token)
+
+
+def _day(moment: datetime) -> str:
+    return date_format(timezone.localtime(moment), "DATE_FORMAT")
+
+
+def invitation_check(*, token: str, now: datetime | None = None, lock: bool = False) -> Invitation:
+    """The invitation if it can still be used, else a refusal that says why. With ``lock``
+    the invitation row stays locked until the transaction ends, so a link is used once."""
+    qs = Invitation.objects.select_related("club", "player", "player__user")
+    if lock:
+        qs = qs.select_for_update(of=("self",))
+    invitation = qs.filter(token_digest=token_digest(token)).first()
+    if invitation is None:
+        raise NotFound(
+            "This invitation link is not known. Check that the whole link was copied, "
+            "or ask your club for a new one."
+        )
+    now = now or timezone.now()
+    if invitation.accepted_at is not None:
+        raise InvalidInput(f"This invitation was already used, on {_day(invitation.accepted_at)}.")
+    if invitation.revoked_at is not None:
+        raise InvalidInput(
+            "This invitation was replaced by a newer link or withdrawn; "
+            "ask your club for a new one."
+        )
+    if invitation.expires_at <= now:
+        raise InvalidInput(
+            f"This invitation expired on {_day(invitation.expires_at)}; "
+            "ask your club for a new one."
+        )
+    if invitation.player.user_id is not None:
+        raise Conflict(
+            f"{invitation.player.name}'s record already has a sign-in account; "
+            "sign in with it, or ask your club."
+        )
+    if not Membership.objects.filter(club=invitation.club, player=invitation.player).exists():
+        raise InvalidInput(
+            f"{invitation.player.name} is no longer a member of {invitation.club.name}; "
+            "this invitation cannot be used."
+        )
+    return invitation
+
+
+@dataclass(frozen=True)
+class Accepted:
+    player: Player
+    merged: bool  # the invited record was merged into the player the user already had
+
+
+@transaction.atomic
+def invitation_accept(*, token: str, user: Any) -> Accepted:
+    """Links the user to the invited player record. A user who already has a player record
+    (they play in another club) keeps it: the invited record is merged into it."""
+    invitation = invitation_check(token=token, lock=True)
+    invited = invitation.player
+    own = Player.objects.filter(user=user).first()
+    if own is None:
+        invited.user = user
+        invited.save(update_fields=["user"])
+        player, merged = invited, False
+    else:
+        player_merge(keep_id=own.id, duplicate_id=invited.id)
+        player, merged = own, True
+    Invitation.objects.filter(id=invitation.id).update(accepted_at=timezone.now(), accepted_by=user)
+    return Accepted(player=player, merged=merged)
+
+
+@transaction.atomic
+def invitation_sign_up(*, token: str, username: str, password: str, email: str = "") -> Any:
+    """Makes a sign-in account and accepts the invitation with it, or neither."""
+    invitation = invitation_check(token=token)
+    User = get_user_model()
+    if User.objects.filter(username__iexact=username).exists():
+        message = f"The user name {username} is taken; pick another."
+        raise Conflict(message, field_errors={"username": [message]})
+    user = User.objects.create_user(
+        username=username, password=password, email=email or invitation.player.email
+    )
+    invitation_accept(token=token, user=user)
+    return user
+
+
+@transaction.atomic
+def invitation_revoke(*, invitation: Invitation) -> Invitation:
+    if invitation.accepted_at is None and invitation.revoked_at is None:
+        invitation.revoked_at = timezone.now()
+        invitation.save(update_fields=["revoked_at"])
+    return invitation

@@ -1,0 +1,209 @@
+"""Merging two player records of one person into one.
+
+Every row that points at the duplicate (memberships, teams, game seats, registrations of any
+app) is re-pointed at the record kept, in one transaction. kaiser_club knows no other app, so
+the rows are found through the relations Django knows of, not by name. A merge is refused,
+before anything changes, when the two records were two people after all: they sat at one game,
+partnered each other in a team, or both have a sign-in account.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from itertools import permutations
+
+from django.db import IntegrityError, models, transaction
+from django.db.models import Q
+
+from ..errors import Conflict, InvalidInput, NotFound
+from ..models import Invitation, Membership, Player
+from ..roles import Role
+
+EXAMPLES = 3  # rows named in a refusal
+
+
+@dataclass(frozen=True)
+class MergeReport:
+    kept: Player
+    merged_name: str
+    moved: dict[str, int] = field(default_factory=dict)  # what moved, by verbose name plural
+    notes: list[str] = field(default_factory=list)
+    singular: dict[str, str] = field(default_factory=dict)  # verbose name plural -> name
+
+    def summary(self) -> str:
+        moved = ", ".join(
+            f"{count} {name if count != 1 else self.singular.get(name, name)}"
+            for name, count in self.moved.items()
+            if count
+        )
+        text = f"{self.merged_name} was merged into {self.kept.name}"
+        text += f" ({moved} moved)." if moved else "."
+        return " ".join([text, *self.notes])
+
+
+def player_fields_by_model() -> dict[type[models.Model], list[models.Field]]:
+    """Every concrete foreign key (or one-to-one) to Player, grouped by the model holding it.
+    Hidden relations count too: game seats and team players have no reverse name."""
+    found: dict[type[models.Model], list[models.Field]] = {}
+    for relation in Player._meta.get_fields(include_hidden=True):
+        if not isinstance(relation, models.ForeignObjectRel) or relation.many_to_many:
+            continue  # a many-to-many's through model is listed with its own foreign keys
+        model = relation.related_model
+        assert isinstance(model, type)
+        fields = found.setdefault(model, [])
+        if relation.field not in fields:
+            fields.append(relation.field)
+    return found
+
+
+def _names(rows: Iterable[models.Model]) -> str:
+    return "; ".join(f"“{row}”" for row in rows)
+
+
+def _refuse_two_people(
+    keep: Player, dup: Player, model: type[models.Model], fields: list[models.Field]
+) -> None:
+    """A row that names both records (two seats of one game, the two players of a team)."""
+    if len(fields) < 2:
+        return
+    both = Q()
+    for one, other in permutations(fields, 2):
+        both |= Q(**{one.name: dup.id, other.name: keep.id})
+    rows = list(model._default_manager.filter(both)[:EXAMPLES])
+    if rows:
+        what = model._meta.verbose_name
+        raise Conflict(
+            f"{keep.name} and {dup.name} both appear in the same {what}: {_names(rows)}. "
+            "One person cannot take two places there, so these are two different people; "
+            "nothing was merged.",
+            code="two_people",
+        )
+
+
+def _attname(model: type[models.Model], name: str) -> str:
+    found = model._meta.get_field(name)
+    return found.attname if isinstance(found, models.Field) else name
+
+
+def _refuse_unique_clash(
+    keep: Player, dup: Player, model: type[models.Model], player_field: models.Field
+) -> None:
+    """Re-pointing would break a unique rule of another app (say, one entry per event)."""
+    groups: list[tuple[list[str], Q]] = []
+    if player_field.unique:
+        groups.append(([], Q()))
+    for together in model._meta.unique_together:
+        groups.append((list(together), Q()))
+    for c in model._meta.constraints:
+        if isinstance(c, models.UniqueConstraint) and c.fields:
+            condition = c.condition if isinstance(c.condition, Q) else Q()
+            groups.append((list(c.fields), condition))
+    names = (player_field.name, player_field.attname)
+    manager = model._default_manager
+    for fields, condition in groups:
+        if fields and not any(name in fields for name in names):
+            continue
+        others = [f for f in fields if f not in names]
+        kept_rows = manager.filter(condition, **{player_field.name: keep.id})
+        dup_rows = manager.filter(condition, **{player_field.name: dup.id})
+        if not others:
+            rows = list(kept_rows[:EXAMPLES]) if kept_rows.exists() and dup_rows.exists() else []
+        else:
+            taken = set(kept_rows.values_list(*others))
+            rows = [
+                row
+                for row in dup_rows
+                if tuple(getattr(row, _attname(model, f)) for f in others) in taken
+            ][:EXAMPLES]
+        if rows:
+            raise Conflict(
+                f"{keep.name} and {dup.name} each have their own "
+                f"{model._meta.verbose_name} where only one is allowed: {_names(rows)}. "
+                "Remove one of them first; nothing was merged.",
+                code="merge_clash",
+            )
+
+
+def _merge_memberships(keep: Player, dup: Player) -> list[str]:
+    """Both members of one club: the record kept stays a member, with the higher role."""
+    notes = []
+    kept = {m.club_id: m for m in Membership.objects.filter(player=keep).select_related("club")}
+    for theirs in Membership.objects.filter(player=dup, club_id__in=kept):
+        ours = kept[theirs.club_id]
+        if Role(theirs.role).rank > Role(ours.role).rank:
+            ours.role = theirs.role
+            ours.save(update_fields=["role"])
+        theirs.delete()
+        notes.append(
+            f"Both were members of {ours.club.name}; one membership remains, "
+            f"as {Role(ours.role).label}."
+        )
+    return notes
+
+
+@transaction.atomic
+def player_merge(*, keep_id: int, duplicate_id: int) -> MergeReport:
+    """Moves everything of the duplicate record to the record kept, then deletes the duplicate."""
+    if keep_id == duplicate_id:
+        raise InvalidInput("Pick two different player records to merge.")
+    locked = {
+        p.id: p
+        for p in Player.objects.select_for_update()
+        .filter(id__in=[keep_id, duplicate_id])
+        .order_by("id")
+    }
+    if len(locked) != 2:
+        raise NotFound("One of the two player records no longer exists; nothing was merged.")
+    keep, dup = locked[keep_id], locked[duplicate_id]
+    if keep.user_id is not None and dup.user_id is not None:
+        raise Conflict(
+            f"{keep.name} and {dup.name} each sign in with their own account; a person has "
+            "one. If they are one person, have them keep one account and ask staff to remove "
+            "the other first; nothing was merged.",
+            code="two_accounts",
+        )
+    by_model = player_fields_by_model()
+    for model, fields in by_model.items():
+        _refuse_two_people(keep, dup, model, fields)
+        if model is not Membership:
+            for player_field in fields:
+                _refuse_unique_clash(keep, dup, model, player_field)
+
+    notes = _merge_memberships(keep, dup)
+    Invitation.objects.filter(
+        player=dup, accepted_at__isnull=True, revoked_at__isnull=True
+    ).delete()  # a link to the duplicate must not claim the record kept
+    moved: dict[str, int] = {}
+    singular: dict[str, str] = {}
+    try:
+        with transaction.atomic():
+            for model, fields in by_model.items():
+                count = 0
+                for player_field in fields:
+                    count += model._default_manager.filter(**{player_field.name: dup.id}).update(
+                        **{player_field.name: keep.id}
+                    )
+                moved[str(model._meta.verbose_name_plural)] = count
+                singular[str(model._meta.verbose_name_plural)] = str(model._meta.verbose_name)
+    except IntegrityError as exc:
+        raise Conflict(
+            f"{keep.name} and {dup.name} cannot be merged: the database refused it ({exc}). "
+            "Nothing was merged.",
+            code="merge_clash",
+        ) from None
+
+    if keep.user_id is None and dup.user_id is not None:
+        user_id = dup.user_id
+        dup.user = None
+        dup.save(update_fields=["user"])
+        keep.user_id = user_id
+        notes.append(f"{keep.name} now signs in with {dup.name}'s account.")
+    if not keep.email and dup.email:
+        keep.email = dup.email
+    keep.save()
+    merged_name = dup.name
+    dup.delete()
+    return MergeReport(
+        kept=keep, merged_name=merged_name, moved=moved, notes=notes, singular=singular
+    )

@@ -1,0 +1,250 @@
+"""Settings shared by every environment; each environment module imports these and overrides."""
+
+from pathlib import Path
+
+import environ
+
+BASE_DIR = Path(__file__).resolve().parent.parent.parent
+env = environ.Env()
+environ.Env.read_env(BASE_DIR / ".env", overwrite=False)
+
+SECRET_KEY = env("DJANGO_SECRET_KEY", default="")
+DEBUG = env.bool("DJANGO_DEBUG", default=False)
+ALLOWED_HOSTS = env.list("DJANGO_ALLOWED_HOSTS", default=["127.0.0.1", "localhost"])
+
+INSTALLED_APPS = [
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "whitenoise.runserver_nostatic",
+    "django.contrib.staticfiles",
+    "rest_framework",
+    "drf_spectacular",
+    "drf_spectacular_sidecar",
+    "django_filters",
+    "django_tables2",
+    "django_htmx",
+    "django_celery_beat",
+    "axes",
+    "csp",
+    "kaiser_club",
+    "scoring",
+    "tournaments",
+]
+
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.locale.LocaleMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "django_htmx.middleware.HtmxMiddleware",
+    "csp.middleware.CSPMiddleware",
+    "axes.middleware.AxesMiddleware",
+    # Last, so a database outage in a view becomes a 503 a client can retry (not a 500).
+    "kaiser_club.middleware.DatabaseUnavailableMiddleware",
+]
+
+ROOT_URLCONF = "kaiser_club.urls"
+WSGI_APPLICATION = "kaiser_club.wsgi.application"
+ASGI_APPLICATION = "kaiser_club.asgi.application"
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [BASE_DIR / "templates"],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.template.context_processors.i18n",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+            ],
+        },
+    },
+]
+
+# DATABASE_URL picks the engine: SQLite for the quick start, postgres://... in production and CI
+DATABASES = {"default": env.db("DATABASE_URL", default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}")}
+DATABASES["default"]["ATOMIC_REQUESTS"] = False
+# Keep connections between requests (a new one per request cost ~80 ms per hand under load),
+# checked before reuse so a restarted PostgreSQL costs one retry, not an error.
+DATABASES["default"].setdefault("CONN_MAX_AGE", env.int("DJANGO_CONN_MAX_AGE", default=60))
+DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+]
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",  # locks out repeated failed sign-ins
+    "django.contrib.auth.backends.ModelBackend",
+]
+LOGIN_URL = "login"
+LOGIN_REDIRECT_URL = "home"
+LOGOUT_REDIRECT_URL = "home"
+
+LANGUAGE_CODE = "en"
+LANGUAGES = [("en", "English"), ("fr", "Français")]
+LOCALE_PATHS = [BASE_DIR / "locale"]
+TIME_ZONE = env("DJANGO_TIME_ZONE", default="America/Regina")
+USE_I18N = True
+USE_TZ = True
+
+STATIC_URL = "static/"
+STATIC_ROOT = Path(env("DJANGO_STATIC_ROOT", default=str(BASE_DIR / "staticfiles")))
+STATICFILES_DIRS = [BASE_DIR / "static"]
+MEDIA_URL = "media/"
+MEDIA_ROOT = Path(env("DJANGO_MEDIA_ROOT", default=str(BASE_DIR / "media")))
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
+}
+
+REST_FRAMEWORK = {
+    "DEFAULT_SCHEMA_CLASS": "kaiser_club.api.schema.KaiserAutoSchema",
+    "DEFAULT_AUTHENTICATION_CLASSES": [
+        "rest_framework.authentication.SessionAuthentication",
+        "kaiser_club.api.authentication.BasicAuthentication",
+    ],
+    "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
+    "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
+    "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.LimitOffsetPagination",
+    "PAGE_SIZE": 100,
+    "EXCEPTION_HANDLER": "kaiser_club.api.exceptions.kaiser_exception_handler",
+}
+SPECTACULAR_SETTINGS = {
+    "TITLE": "Kaiser Club API",
+    "DESCRIPTION": "Record Kaiser hands, read games and their state, run clubs and tournaments.",
+    "VERSION": "1.0.0",
+    "SERVE_INCLUDE_SCHEMA": False,
+    "COMPONENT_SPLIT_REQUEST": True,
+    # Served from our own static files: the hall may have no internet.
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
+    # Fields named "kind" and "status" mean different things in different apps: name each set.
+    "ENUM_NAME_OVERRIDES": {
+        "SeatEnum": "scoring.choices.SeatChoice",
+        "TeamEnum": "scoring.choices.TeamChoice",
+        "HandKindEnum": "scoring.choices.HandKindChoice",
+        "HandStatusEnum": "scoring.choices.HandStatus",
+        "GameStatusEnum": "scoring.choices.GameStatus",
+        "EventKindEnum": "tournaments.choices.EventKind",
+        "EventStatusEnum": "tournaments.choices.EventStatus",
+        "EntryStatusEnum": "tournaments.choices.EntryStatus",
+        "RoundStatusEnum": "tournaments.choices.RoundStatus",
+        "ResultKindEnum": "tournaments.choices.ResultKind",
+        "JobStatusEnum": "tournaments.choices.JobStatus",
+        "ReportKindEnum": "tournaments.models.reports.ReportKind",
+    },
+}
+
+# Celery: with no broker configured (the quick start) tasks run eagerly in the web process.
+CELERY_BROKER_URL = env("CELERY_BROKER_URL", default="")
+CELERY_TASK_ALWAYS_EAGER = not CELERY_BROKER_URL
+CELERY_TASK_EAGER_PROPAGATES = True
+CELERY_TASK_ACKS_LATE = True
+CELERY_TASK_REJECT_ON_WORKER_LOST = True
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+CELERY_RESULT_BACKEND = None
+CELERY_TIMEZONE = TIME_ZONE
+CELERY_BEAT_SCHEDULER = "django_celery_beat.schedulers:DatabaseScheduler"
+CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+# A Redis that hangs (stopped, swapping, a dead peer) must not hang a web request that queues a
+# job: without a socket timeout, a send to a Redis that accepts but never answers waits forever
+# (measured: still waiting after 40 s). With these, report_send gives up after a few seconds and
+# the job waits in PostgreSQL for the sweep (tests/reliability/test_redis_down.py).
+REDIS_SOCKET_TIMEOUT = env.float("REDIS_SOCKET_TIMEOUT", default=3.0)
+CELERY_BROKER_CONNECTION_TIMEOUT = REDIS_SOCKET_TIMEOUT
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    "socket_connect_timeout": REDIS_SOCKET_TIMEOUT,
+    "socket_timeout": REDIS_SOCKET_TIMEOUT,
+}
+# The cache (standings, rate limits) is a convenience: a hung Redis costs a hand at most a
+# second per cache call, never the hand itself.
+REDIS_CACHE_OPTIONS = {"socket_connect_timeout": 1.0, "socket_timeout": 1.0}
+
+REDIS_URL = env("REDIS_URL", default="")
+if REDIS_URL:
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": REDIS_URL,
+            "OPTIONS": REDIS_CACHE_OPTIONS,
+        }
+    }
+else:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "root": {"handlers": ["console"], "level": env("DJANGO_LOG_LEVEL", default="INFO")},
+}
+
+# The clock sweep: every game past its deadline gets time called, tablet or not.
+CELERY_BEAT_SCHEDULE = {
+    "clock-sweep": {
+        "task": "scoring.clock_sweep",
+        "schedule": env.float("CLOCK_SWEEP_SECONDS", default=5.0),
+    },
+    # PDF reports: re-send jobs queued but never started (the broker was down or lost them) and
+    # take back jobs whose worker died mid-render.
+    "reports-sweep": {
+        "task": "reports.sweep",
+        "schedule": env.float("REPORT_SWEEP_SECONDS", default=30.0),
+    },
+    # Events: a finished game whose pairing missed its result (a crash between the game's
+    # commit and the bracket's advance) is carried on.
+    "events-results-sweep": {
+        "task": "tournaments.sync_results",
+        "schedule": env.float("EVENTS_SWEEP_SECONDS", default=30.0),
+    },
+}
+# A report job queued this long without starting is sent again; one whose worker has not
+# renewed its lease (every quarter of the timeout, while it renders) for this long is taken
+# back (its worker died); after this many starts it fails and waits for a rerun.
+REPORT_RESEND_AFTER = env.int("REPORT_RESEND_AFTER", default=60)
+REPORT_RUNNING_TIMEOUT = env.int("REPORT_RUNNING_TIMEOUT", default=120)
+REPORT_MAX_ATTEMPTS = env.int("REPORT_MAX_ATTEMPTS", default=3)
+# Where table cards' QR codes point when the job was not asked for from a page (a script).
+REPORTS_BASE_URL = env("REPORTS_BASE_URL", default="http://127.0.0.1:8000")
+
+# Security: lock out repeated failed sign-ins (django-axes, in the database, so it keeps working
+# when Redis is down); rate-limit table codes (django-ratelimit on the cache, failing open so a
+# Redis outage never stops hands being recorded); a Content-Security-Policy with no inline script.
+AXES_FAILURE_LIMIT = env.int("AXES_FAILURE_LIMIT", default=8)
+AXES_COOLOFF_TIME = 0.25  # hours
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True
+RATELIMIT_USE_CACHE = "default"
+RATELIMIT_FAIL_OPEN = True
+TABLE_CODE_RATE = env("TABLE_CODE_RATE", default="30/m")
+
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'"],
+        "style-src": ["'self'", "'unsafe-inline'"],
+        "img-src": ["'self'", "data:"],
+        "connect-src": ["'self'"],
+        "worker-src": ["'self'"],
+        "manifest-src": ["'self'"],
+        "font-src": ["'self'"],
+        "object-src": ["'none'"],
+        "base-uri": ["'self'"],
+        "form-action": ["'self'"],
+        "frame-ancestors": ["'none'"],
+    },
+}
