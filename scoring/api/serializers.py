@@ -1,0 +1,269 @@
+"""Shapes of the games API. Serializers check types and shapes only; the rules engine (through
+the services) judges every Kaiser rule."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rest_framework import serializers
+
+from kaiser_club.models import Club, Player
+
+from ..choices import (
+    ContractChoice,
+    HandKindChoice,
+    MisdealReasonChoice,
+    SeatChoice,
+    SuitChoice,
+    TeamChoice,
+)
+from ..models import Game, GameChange, Hand, Team
+from ..rules import Contract, HandEntry, HandKind, MisdealReason, Seat, Suit
+from ..rules import Team as Side
+
+
+class PlayerRefSerializer(serializers.ModelSerializer[Player]):
+    class Meta:
+        model = Player
+        fields = ["id", "name"]
+
+
+class TeamSerializer(serializers.ModelSerializer[Team]):
+    player_one = PlayerRefSerializer(read_only=True)
+    player_two = PlayerRefSerializer(read_only=True)
+    player_one_id = serializers.PrimaryKeyRelatedField(
+        source="player_one", queryset=Player.objects.all(), write_only=True
+    )
+    player_two_id = serializers.PrimaryKeyRelatedField(
+        source="player_two", queryset=Player.objects.all(), write_only=True
+    )
+
+    class Meta:
+        model = Team
+        fields = [
+            "id",
+            "name",
+            "club",
+            "player_one",
+            "player_two",
+            "player_one_id",
+            "player_two_id",
+        ]
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        if attrs["player_one"] == attrs["player_two"]:
+            raise serializers.ValidationError("A team needs two different players.")
+        return attrs
+
+
+class HandEntrySerializer(serializers.Serializer[HandEntry]):
+    """What a scorekeeper enters for one hand."""
+
+    kind = serializers.ChoiceField(choices=HandKindChoice.choices, default=HandKind.PLAYED.value)
+    bidder = serializers.ChoiceField(choices=SeatChoice.choices, required=False, allow_null=True)
+    bid = serializers.IntegerField(required=False, allow_null=True, min_value=0, max_value=99)
+    contract = serializers.ChoiceField(choices=ContractChoice.choices, default=Contract.TRUMP.value)
+    trump = serializers.ChoiceField(
+        choices=SuitChoice.choices, required=False, allow_null=True, allow_blank=True
+    )
+    forced = serializers.BooleanField(default=False)
+    bidding_team_tricks = serializers.IntegerField(
+        required=False, allow_null=True, min_value=0, max_value=99
+    )
+    five_hearts = serializers.ChoiceField(
+        choices=TeamChoice.choices, required=False, allow_null=True, allow_blank=True
+    )
+    three_spades = serializers.ChoiceField(
+        choices=TeamChoice.choices, required=False, allow_null=True, allow_blank=True
+    )
+    bidder_tricks = serializers.IntegerField(
+        required=False, allow_null=True, min_value=0, max_value=99
+    )
+    misdeal_reason = serializers.ChoiceField(
+        choices=MisdealReasonChoice.choices, required=False, allow_null=True, allow_blank=True
+    )
+    completed_at = serializers.DateTimeField(required=False, allow_null=True)
+
+    def to_entry(self) -> HandEntry:
+        data = self.validated_data
+
+        def opt(name: str) -> Any:
+            value = data.get(name)
+            return None if value in (None, "") else value
+
+        return HandEntry(
+            kind=HandKind(data["kind"]),
+            bidder=Seat(int(opt("bidder"))) if opt("bidder") is not None else None,
+            bid=opt("bid"),
+            contract=Contract(data["contract"]),
+            trump=Suit(opt("trump")) if opt("trump") else None,
+            forced=data["forced"],
+            bidding_team_tricks=opt("bidding_team_tricks"),
+            five_hearts=Side(opt("five_hearts")) if opt("five_hearts") else None,
+            three_spades=Side(opt("three_spades")) if opt("three_spades") else None,
+            bidder_tricks=opt("bidder_tricks"),
+            misdeal_reason=MisdealReason(opt("misdeal_reason")) if opt("misdeal_reason") else None,
+            completed_at=opt("completed_at"),
+        )
+
+
+class HandRecordSerializer(HandEntrySerializer):
+    client_id = serializers.UUIDField(
+        help_text="Made by the client for each new hand; a retry sends the same id and body."
+    )
+    number = serializers.IntegerField(
+        required=False,
+        min_value=1,
+        help_text="The hand number the client means to record; a stale one gets 409.",
+    )
+
+
+class HandCorrectSerializer(HandEntrySerializer):
+    reason = serializers.CharField(required=False, allow_blank=True, max_length=300)
+    version = serializers.IntegerField(
+        required=False, help_text="The game's version the correction was made against."
+    )
+
+
+class HandUndoSerializer(serializers.Serializer[dict[str, Any]]):
+    number = serializers.IntegerField(
+        required=False, min_value=1, help_text="The hand the client means to undo (the last)."
+    )
+
+
+class HandSerializer(serializers.ModelSerializer[Hand]):
+    class Meta:
+        model = Hand
+        fields = [
+            "number",
+            "client_id",
+            "kind",
+            "dealer",
+            "bidder",
+            "bid",
+            "contract",
+            "trump",
+            "forced",
+            "bidding_team_tricks",
+            "five_hearts",
+            "three_spades",
+            "bidder_tricks",
+            "misdeal_reason",
+            "completed_at",
+            "ns_points",
+            "ew_points",
+            "made",
+            "ns_change",
+            "ew_change",
+            "ns_score",
+            "ew_score",
+            "after_time",
+            "recorded_at",
+        ]
+
+
+class GameSerializer(serializers.ModelSerializer[Game]):
+    ns_team = TeamSerializer(read_only=True)
+    ew_team = TeamSerializer(read_only=True)
+    seats = serializers.SerializerMethodField()
+    deadline = serializers.DateTimeField(read_only=True, allow_null=True)
+
+    class Meta:
+        model = Game
+        fields = [
+            "id",
+            "club",
+            "ns_team",
+            "ew_team",
+            "seats",
+            "first_dealer",
+            "preset",
+            "rules",
+            "from_paper",
+            "status",
+            "ns_score",
+            "ew_score",
+            "dealer",
+            "target",
+            "bid_out_line",
+            "ns_bid_out",
+            "ew_bid_out",
+            "hand_count",
+            "winner",
+            "end_reason",
+            "forfeited_by",
+            "ended_at",
+            "version",
+            "time_limit_minutes",
+            "started_at",
+            "paused_at",
+            "time_called_at",
+            "deadline",
+            "created_at",
+        ]
+
+    def get_seats(self, game: Game) -> dict[str, dict[str, Any]]:
+        return {
+            Seat(number).name.lower(): {"id": player.id, "name": player.name}
+            for number, player in game.seat_players().items()
+        }
+
+
+class GameDetailSerializer(GameSerializer):
+    hands = HandSerializer(many=True, read_only=True)
+
+    class Meta(GameSerializer.Meta):
+        fields = [*GameSerializer.Meta.fields, "hands"]
+
+
+class GameCreateSerializer(serializers.Serializer[dict[str, Any]]):
+    club = serializers.PrimaryKeyRelatedField(queryset=Club.objects.all())
+    ns_team = serializers.PrimaryKeyRelatedField(queryset=Team.objects.all())
+    ew_team = serializers.PrimaryKeyRelatedField(queryset=Team.objects.all())
+    north = serializers.PrimaryKeyRelatedField(queryset=Player.objects.all(), required=False)
+    east = serializers.PrimaryKeyRelatedField(queryset=Player.objects.all(), required=False)
+    south = serializers.PrimaryKeyRelatedField(queryset=Player.objects.all(), required=False)
+    west = serializers.PrimaryKeyRelatedField(queryset=Player.objects.all(), required=False)
+    first_dealer = serializers.ChoiceField(choices=SeatChoice.choices)
+    preset = serializers.CharField(required=False, allow_blank=True)
+    rules = serializers.DictField(
+        required=False, help_text="Options changed from the preset, by name."
+    )
+    from_paper = serializers.BooleanField(default=False)
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        given = [name for name in ("north", "east", "south", "west") if name in attrs]
+        if given and len(given) != 4:
+            raise serializers.ValidationError("Give all four seats, or none to seat the teams.")
+        return attrs
+
+
+class ForfeitSerializer(serializers.Serializer[dict[str, Any]]):
+    team = serializers.ChoiceField(choices=TeamChoice.choices, help_text="The team that forfeits.")
+    reason = serializers.CharField(required=False, allow_blank=True, max_length=300)
+
+
+class AddMinutesSerializer(serializers.Serializer[dict[str, Any]]):
+    minutes = serializers.IntegerField(min_value=-60, max_value=120)
+
+
+class GameChangeSerializer(serializers.ModelSerializer[GameChange]):
+    by = serializers.SerializerMethodField()
+
+    class Meta:
+        model = GameChange
+        fields = ["id", "hand_number", "action", "by", "at", "before", "after", "reason"]
+
+    def get_by(self, change: GameChange) -> str:
+        return change.by.get_username() if change.by else change.by_label
+
+
+class RecordedSerializer(serializers.Serializer[Any]):
+    hand = HandSerializer()
+    game = GameSerializer()
+
+
+class PresetSerializer(serializers.Serializer[Any]):
+    name = serializers.CharField()
+    title = serializers.CharField()
+    rules = serializers.DictField()

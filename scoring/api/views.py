@@ -1,0 +1,262 @@
+"""The games API: thin views that check the role, call one service, and render the answer."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from django.db.models import QuerySet
+from drf_spectacular.utils import OpenApiResponse, extend_schema
+from rest_framework import mixins, status, viewsets
+from rest_framework.decorators import action
+from rest_framework.exceptions import PermissionDenied
+from rest_framework.permissions import AllowAny
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from kaiser_club.errors import NotFound
+from kaiser_club.roles import Role
+from kaiser_club.selectors import club_ids_with_role, has_role
+
+from .. import services
+from ..errors import StaleGame
+from ..models import Game, Team
+from ..permissions import GameAction, may, may_on_game
+from ..rules import PRESETS, Seat
+from ..rules import Team as Side
+from ..selectors import game_history, game_summary, game_with_hands, games_visible_to
+from .serializers import (
+    AddMinutesSerializer,
+    ForfeitSerializer,
+    GameChangeSerializer,
+    GameCreateSerializer,
+    GameDetailSerializer,
+    GameSerializer,
+    HandCorrectSerializer,
+    HandRecordSerializer,
+    HandSerializer,
+    HandUndoSerializer,
+    PresetSerializer,
+    RecordedSerializer,
+    TeamSerializer,
+)
+
+ERRORS = {
+    400: OpenApiResponse(description="The request breaks a rule; a message per field."),
+    403: OpenApiResponse(description="Your role in this club does not allow this."),
+    404: OpenApiResponse(description="No such game."),
+    409: OpenApiResponse(description="The game moved on; the body holds its current state."),
+}
+
+
+class PresetListView(APIView):
+    permission_classes = [AllowAny]
+
+    @extend_schema(responses=PresetSerializer(many=True))
+    def get(self, request: Request) -> Response:
+        data = [
+            {"name": name, "title": rules.title, "rules": rules.to_dict()}
+            for name, rules in PRESETS.items()
+        ]
+        return Response(PresetSerializer(data, many=True).data)
+
+
+class TeamViewSet(
+    mixins.ListModelMixin,
+    mixins.RetrieveModelMixin,
+    mixins.CreateModelMixin,
+    viewsets.GenericViewSet[Team],
+):
+    serializer_class = TeamSerializer
+    filterset_fields = ["club"]
+
+    def get_queryset(self) -> QuerySet[Team]:
+        ids = club_ids_with_role(user=self.request.user, at_least=Role.PLAYER)
+        qs = Team.objects.select_related("player_one", "player_two").order_by("id")
+        return qs if ids is None else qs.filter(club_id__in=ids)
+
+    def perform_create(self, serializer: Any) -> None:
+        club = serializer.validated_data.get("club")
+        if not has_role(
+            user=self.request.user, club_id=club.id if club else None, at_least=Role.ORGANISER
+        ):
+            raise PermissionDenied("Only a club's organisers can register its teams.")
+        serializer.save()
+
+
+class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet[Game]):
+    filterset_fields = ["club", "status"]
+    lookup_value_regex = r"\d+"  # /api/games/abc/ is a 404, not a ValueError (500)
+
+    def get_queryset(self) -> QuerySet[Game]:
+        return games_visible_to(user=self.request.user)
+
+    def get_serializer_class(self) -> Any:
+        return GameDetailSerializer if self.action == "retrieve" else GameSerializer
+
+    def retrieve(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        game = game_with_hands(game_id=int(kwargs["pk"]), queryset=self.get_queryset())
+        if game is None:
+            raise NotFound(f"There is no game {kwargs['pk']} that you can see.")
+        return Response(GameDetailSerializer(game).data)
+
+    def _game(self, pk: str, needed: GameAction) -> Game:
+        game = self.get_queryset().filter(id=pk).first()
+        if game is None:
+            raise NotFound(f"There is no game {pk} that you can see.")
+        if not may_on_game(user=self.request.user, action=needed, game=game):
+            raise PermissionDenied(f"Your role in {game.club} does not allow this.")
+        return game
+
+    def _answer(self, call: Callable[[], Any], game_id: int) -> Any:
+        """Runs a service; a stale write is answered with the game's current state."""
+        try:
+            return call()
+        except StaleGame as exc:
+            fresh = game_with_hands(game_id=game_id)
+            exc.extra["game"] = GameDetailSerializer(fresh).data
+            raise
+
+    def _detail(self, game_id: int, code: int = status.HTTP_200_OK) -> Response:
+        return Response(GameDetailSerializer(game_with_hands(game_id=game_id)).data, status=code)
+
+    @extend_schema(request=GameCreateSerializer, responses={201: GameDetailSerializer, **ERRORS})
+    def create(self, request: Request) -> Response:
+        incoming = GameCreateSerializer(data=request.data)
+        incoming.is_valid(raise_exception=True)
+        data = incoming.validated_data
+        club = data["club"]
+        if not may(user=request.user, action=GameAction.MANAGE, club_id=club.id):
+            raise PermissionDenied(f"Only organisers of {club} can start its games.")
+        preset_name = data.get("preset") or club.default_preset
+        seats = (
+            {Seat[name.upper()]: data[name] for name in ("north", "east", "south", "west")}
+            if "north" in data
+            else None
+        )
+        game = services.game_start(
+            club=club,
+            ns_team=data["ns_team"],
+            ew_team=data["ew_team"],
+            seats=seats,
+            first_dealer=Seat(int(data["first_dealer"])),
+            rules=services.rules_from(preset_name=preset_name, changes=data.get("rules")),
+            preset_name=preset_name,
+            from_paper=data["from_paper"],
+            by=request.user,
+        )
+        return self._detail(game.id, status.HTTP_201_CREATED)
+
+    @extend_schema(
+        request=HandRecordSerializer,
+        responses={201: RecordedSerializer, 200: RecordedSerializer, **ERRORS},
+        description="Record the next hand. Retrying with the same client_id and body answers "
+        "200 with the hand already recorded.",
+    )
+    @action(detail=True, methods=["post"])
+    def hands(self, request: Request, pk: str) -> Response:
+        game = self._game(pk, GameAction.RECORD)
+        incoming = HandRecordSerializer(data=request.data)
+        incoming.is_valid(raise_exception=True)
+        recorded = self._answer(
+            lambda: services.hand_record(
+                game_id=game.id,
+                entry=incoming.to_entry(),
+                client_id=incoming.validated_data["client_id"],
+                number=incoming.validated_data.get("number"),
+                by=request.user,
+            ),
+            game.id,
+        )
+        # The game with its teams and seats in one query (the locked row has none loaded).
+        body = RecordedSerializer(
+            {"hand": recorded.hand, "game": game_summary(game_id=game.id)}
+        ).data
+        return Response(body, status=201 if recorded.created else 200)
+
+    @extend_schema(request=HandUndoSerializer, responses={200: GameDetailSerializer, **ERRORS})
+    @action(detail=True, methods=["post"])
+    def undo(self, request: Request, pk: str) -> Response:
+        game = self._game(pk, GameAction.RECORD)
+        incoming = HandUndoSerializer(data=request.data)
+        incoming.is_valid(raise_exception=True)
+        self._answer(
+            lambda: services.hand_undo_last(
+                game_id=game.id, number=incoming.validated_data.get("number"), by=request.user
+            ),
+            game.id,
+        )
+        return self._detail(game.id)
+
+    @extend_schema(request=HandCorrectSerializer, responses={200: GameDetailSerializer, **ERRORS})
+    @action(detail=True, methods=["put"], url_path=r"hands/(?P<number>\d+)")
+    def correct(self, request: Request, pk: str, number: str) -> Response:
+        game = self._game(pk, GameAction.MANAGE)
+        incoming = HandCorrectSerializer(data=request.data)
+        incoming.is_valid(raise_exception=True)
+        self._answer(
+            lambda: services.hand_correct(
+                game_id=game.id,
+                number=int(number),
+                entry=incoming.to_entry(),
+                by=request.user,
+                reason=incoming.validated_data.get("reason", ""),
+                expected_version=incoming.validated_data.get("version"),
+            ),
+            game.id,
+        )
+        return self._detail(game.id)
+
+    @extend_schema(request=None, responses={200: GameDetailSerializer, **ERRORS})
+    @action(detail=True, methods=["post"], url_path="call-time")
+    def call_time(self, request: Request, pk: str) -> Response:
+        game = self._game(pk, GameAction.MANAGE)
+        services.game_call_time(game_id=game.id, by=request.user)
+        return self._detail(game.id)
+
+    @extend_schema(request=ForfeitSerializer, responses={200: GameDetailSerializer, **ERRORS})
+    @action(detail=True, methods=["post"])
+    def forfeit(self, request: Request, pk: str) -> Response:
+        game = self._game(pk, GameAction.MANAGE)
+        incoming = ForfeitSerializer(data=request.data)
+        incoming.is_valid(raise_exception=True)
+        services.game_forfeit(
+            game_id=game.id,
+            forfeited_by=Side(incoming.validated_data["team"]),
+            by=request.user,
+            reason=incoming.validated_data.get("reason", ""),
+        )
+        return self._detail(game.id)
+
+    @extend_schema(request=None, responses={200: GameDetailSerializer, **ERRORS})
+    @action(detail=True, methods=["post"])
+    def pause(self, request: Request, pk: str) -> Response:
+        game = self._game(pk, GameAction.MANAGE)
+        services.clock_pause(game_id=game.id)
+        return self._detail(game.id)
+
+    @extend_schema(request=None, responses={200: GameDetailSerializer, **ERRORS})
+    @action(detail=True, methods=["post"])
+    def resume(self, request: Request, pk: str) -> Response:
+        game = self._game(pk, GameAction.MANAGE)
+        services.clock_resume(game_id=game.id)
+        return self._detail(game.id)
+
+    @extend_schema(request=AddMinutesSerializer, responses={200: GameDetailSerializer, **ERRORS})
+    @action(detail=True, methods=["post"], url_path="add-minutes")
+    def add_minutes(self, request: Request, pk: str) -> Response:
+        game = self._game(pk, GameAction.MANAGE)
+        incoming = AddMinutesSerializer(data=request.data)
+        incoming.is_valid(raise_exception=True)
+        services.clock_add_minutes(game_id=game.id, minutes=incoming.validated_data["minutes"])
+        return self._detail(game.id)
+
+    @extend_schema(responses={200: GameChangeSerializer(many=True), **ERRORS})
+    @action(detail=True, methods=["get"], pagination_class=None)  # a plain list, as answered
+    def history(self, request: Request, pk: str) -> Response:
+        game = self._game(pk, GameAction.MANAGE)
+        return Response(GameChangeSerializer(game_history(game_id=game.id), many=True).data)
+
+
+__all__ = ["GameViewSet", "HandSerializer", "PresetListView", "TeamViewSet"]

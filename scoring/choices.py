@@ -1,0 +1,74 @@
+"""Django choices mirroring the rules engine's enums, so the database stores the same values."""
+
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+
+class SeatChoice(models.IntegerChoices):
+    NORTH = 0, _("North")
+    EAST = 1, _("East")
+    SOUTH = 2, _("South")
+    WEST = 3, _("West")
+
+
+class TeamChoice(models.TextChoices):
+    NS = "ns", _("North–South")
+    EW = "ew", _("East–West")
+
+
+class SuitChoice(models.TextChoices):
+    CLUBS = "clubs", _("Clubs")
+    DIAMONDS = "diamonds", _("Diamonds")
+    HEARTS = "hearts", _("Hearts")
+    SPADES = "spades", _("Spades")
+
+
+class ContractChoice(models.TextChoices):
+    TRUMP = "trump", _("Trump")
+    NO_TRUMP = "no_trump", _("No trump")
+    LOW_NO_TRUMP = "low_no_trump", _("Low no trump")
+    KAISER = "kaiser", _("Kaiser")
+
+
+class HandKindChoice(models.TextChoices):
+    PLAYED = "played", _("Played")
+    MISDEAL = "misdeal", _("Misdeal")
+
+
+class MisdealReasonChoice(models.TextChoices):
+    NO_HONOURS = "no_honours", _("No ace, face card, 5♥ or 3♠")
+    NO_FACE_CARD = "no_face_card", _("No face card")
+    FOUR_OF_A_KIND = "four_of_a_kind", _("Four 8s, 9s or 10s")
+    ALL_PASS = "all_pass", _("All passed")
+
+
+class EndReasonChoice(models.TextChoices):
+    TARGET = "target", _("Reached the target")
+    MINUS_LINE = "minus_line", _("Minus line")
+    KAISER_BID = "kaiser_bid", _("Kaiser bid")
+    STEAL_THE_FIVE = "steal_the_five", _("Stole the five")
+    TIME = "time", _("Time")
+    FORFEIT = "forfeit", _("Forfeit")
+
+
+class GameStatus(models.TextChoices):
+    IN_PROGRESS = "in_progress", _("In progress")
+    FINISHED = "finished", _("Finished")
+
+
+class HandStatus(models.TextChoices):
+    """A hand entered where verification is on waits, pending, for the other partnership."""
+
+    CONFIRMED = "confirmed", _("Confirmed")
+    PENDING = "pending", _("Waiting for confirmation")
+
+
+class HandAction(models.TextChoices):
+    RECORD = "record", _("Recorded")
+    UNDO = "undo", _("Undone")
+    CORRECT = "correct", _("Corrected")
+    CALL_TIME = "call_time", _("Time called")
+    FORFEIT = "forfeit", _("Forfeit")
+    CONFIRM = "confirm", _("Confirmed by the other partnership")
+    DISCARD = "discard", _("Discarded before confirmation")
+    ACKNOWLEDGE = "acknowledge", _("Result acknowledged")

@@ -1,0 +1,116 @@
+"""Between rows and the rules engine's plain objects: what a Hand row says as a HandEntry, and
+what a rules result writes back onto rows."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .choices import GameStatus
+from .models import Game, Hand
+from .rules import (
+    Contract,
+    GameState,
+    HandEntry,
+    HandKind,
+    HandResult,
+    MisdealReason,
+    RuleSet,
+    Seat,
+    Suit,
+    Team,
+)
+
+
+def _team(value: str) -> Team | None:
+    return Team(value) if value else None
+
+
+def hand_to_entry(hand: Hand) -> HandEntry:
+    return HandEntry(
+        kind=HandKind(hand.kind),
+        bidder=Seat(hand.bidder) if hand.bidder is not None else None,
+        bid=hand.bid,
+        contract=Contract(hand.contract),
+        trump=Suit(hand.trump) if hand.trump else None,
+        forced=hand.forced,
+        bidding_team_tricks=hand.bidding_team_tricks,
+        five_hearts=_team(hand.five_hearts),
+        three_spades=_team(hand.three_spades),
+        bidder_tricks=hand.bidder_tricks,
+        misdeal_reason=MisdealReason(hand.misdeal_reason) if hand.misdeal_reason else None,
+        completed_at=hand.completed_at,
+    )
+
+
+def entry_fields(entry: HandEntry) -> dict[str, Any]:
+    """The columns of a Hand row that hold what the scorekeeper entered."""
+    return {
+        "kind": entry.kind.value,
+        "bidder": int(entry.bidder) if entry.bidder is not None else None,
+        "bid": entry.bid,
+        "contract": entry.contract.value,
+        "trump": entry.trump.value if entry.trump else "",
+        "forced": entry.forced,
+        "bidding_team_tricks": entry.bidding_team_tricks,
+        "five_hearts": entry.five_hearts.value if entry.five_hearts else "",
+        "three_spades": entry.three_spades.value if entry.three_spades else "",
+        "bidder_tricks": entry.bidder_tricks,
+        "misdeal_reason": entry.misdeal_reason.value if entry.misdeal_reason else "",
+        "completed_at": entry.completed_at,
+    }
+
+
+def entry_as_json(entry: HandEntry) -> dict[str, Any]:
+    fields = entry_fields(entry)
+    fields["completed_at"] = entry.completed_at.isoformat() if entry.completed_at else None
+    return fields
+
+
+def result_fields(result: HandResult) -> dict[str, Any]:
+    """The derived columns of a Hand row."""
+    return {
+        "number": result.number,
+        "dealer": int(result.dealer),
+        "ns_points": result.points.ns,
+        "ew_points": result.points.ew,
+        "made": result.made,
+        "ns_change": result.changes.ns,
+        "ew_change": result.changes.ew,
+        "ns_score": result.scores.ns,
+        "ew_score": result.scores.ew,
+        "after_time": result.after_time,
+    }
+
+
+DERIVED_HAND_FIELDS = [
+    "dealer",
+    "ns_points",
+    "ew_points",
+    "made",
+    "ns_change",
+    "ew_change",
+    "ns_score",
+    "ew_score",
+    "after_time",
+]
+
+
+def state_fields(state: GameState) -> dict[str, Any]:
+    """The derived columns of a Game row."""
+    return {
+        "ns_score": state.scores.ns,
+        "ew_score": state.scores.ew,
+        "dealer": int(state.dealer),
+        "target": state.target,
+        "bid_out_line": state.bid_out_line,
+        "ns_bid_out": Team.NS in state.bid_out,
+        "ew_bid_out": Team.EW in state.bid_out,
+        "hand_count": len(state.hands),
+        "status": GameStatus.FINISHED if state.over else GameStatus.IN_PROGRESS,
+        "winner": state.winner.value if state.winner else "",
+        "end_reason": state.end_reason.value if state.end_reason else "",
+    }
+
+
+def game_rules(game: Game) -> RuleSet:
+    return RuleSet.from_dict(game.rules)

@@ -1,0 +1,221 @@
+"""Starting a game, and ending one other than by its hands: time called, forfeit."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from datetime import datetime
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from kaiser_club.errors import InvalidInput
+from kaiser_club.models import Club, Player
+
+from ..choices import GameStatus, HandAction
+from ..convert import hand_to_entry
+from ..errors import HandNotAccepted
+from ..models import Game, Team
+from ..rules import HandRefused, RuleSet, RuleSetInvalid, Seat, UnknownPreset, new_game, preset
+from ..rules import Team as Side
+from .state import (
+    audit,
+    current_state,
+    first_broken_hand,
+    lock_game,
+    replay_entries,
+    save_state,
+    stored_entries,
+    write_hand_results,
+)
+
+
+def rules_from(*, preset_name: str, changes: Mapping[str, Any] | None = None) -> RuleSet:
+    """A preset's rule set with the organiser's changes, or a clear refusal."""
+    try:
+        rules = preset(preset_name)
+    except UnknownPreset as exc:
+        raise InvalidInput(str(exc), field_errors={"preset": [str(exc)]}) from None
+    if not changes:
+        return rules
+    try:
+        return RuleSet.from_dict({**rules.to_dict(), **changes})
+    except RuleSetInvalid as exc:
+        messages = [r.message for r in exc.refusals]
+        raise InvalidInput(" ".join(messages), field_errors={"rules": messages}) from None
+
+
+def _seating(
+    ns_team: Team, ew_team: Team, seats: Mapping[Seat, Player] | None
+) -> dict[Seat, Player]:
+    if seats is None:
+        return {
+            Seat.NORTH: ns_team.player_one,
+            Seat.SOUTH: ns_team.player_two,
+            Seat.EAST: ew_team.player_one,
+            Seat.WEST: ew_team.player_two,
+        }
+    if set(seats) != set(Seat):
+        raise InvalidInput("Every seat needs a player: north, east, south and west.")
+    if {seats[Seat.NORTH].id, seats[Seat.SOUTH].id} != ns_team.player_ids:
+        raise InvalidInput(f"North and south must be the two players of {ns_team}.")
+    if {seats[Seat.EAST].id, seats[Seat.WEST].id} != ew_team.player_ids:
+        raise InvalidInput(f"East and west must be the two players of {ew_team}.")
+    return dict(seats)
+
+
+def _new_game_row(
+    *,
+    club: Club,
+    ns_team: Team,
+    ew_team: Team,
+    first_dealer: Seat,
+    rules: RuleSet,
+    preset_name: str,
+    seats: Mapping[Seat, Player] | None = None,
+    from_paper: bool = False,
+    start_clock: bool = True,
+    by: Any = None,
+) -> Game:
+    """A checked, unsaved game row: the one place that says what a new game is."""
+    if ns_team.id == ew_team.id:
+        raise InvalidInput("A game needs two different teams.")
+    if ns_team.player_ids & ew_team.player_ids:
+        raise InvalidInput(
+            f"{ns_team} and {ew_team} share a player; a game needs four different players."
+        )
+    seating = _seating(ns_team, ew_team, seats)
+    state = new_game(rules, first_dealer)
+    limit = None if from_paper else rules.time_limit_minutes
+    return Game(
+        club=club,
+        ns_team=ns_team,
+        ew_team=ew_team,
+        north=seating[Seat.NORTH],
+        east=seating[Seat.EAST],
+        south=seating[Seat.SOUTH],
+        west=seating[Seat.WEST],
+        first_dealer=int(first_dealer),
+        preset=preset_name,
+        rules=rules.to_dict(),
+        from_paper=from_paper,
+        time_limit_minutes=limit,
+        started_at=timezone.now() if (limit and start_clock) else None,
+        dealer=int(state.dealer),
+        target=state.target,
+        bid_out_line=state.bid_out_line,
+        created_by=by if getattr(by, "is_authenticated", False) else None,
+    )
+
+
+@transaction.atomic
+def game_start(
+    *,
+    club: Club,
+    ns_team: Team,
+    ew_team: Team,
+    first_dealer: Seat,
+    rules: RuleSet,
+    preset_name: str,
+    seats: Mapping[Seat, Player] | None = None,
+    from_paper: bool = False,
+    start_clock: bool = True,
+    by: Any = None,
+) -> Game:
+    game = _new_game_row(
+        club=club,
+        ns_team=ns_team,
+        ew_team=ew_team,
+        first_dealer=first_dealer,
+        rules=rules,
+        preset_name=preset_name,
+        seats=seats,
+        from_paper=from_paper,
+        start_clock=start_clock,
+        by=by,
+    )
+    game.save()
+    return game
+
+
+def games_start_many(
+    *,
+    club: Club,
+    pairs: Sequence[tuple[Team, Team, Seat]],
+    rules: RuleSet,
+    preset_name: str,
+    start_clock: bool = True,
+    by: Any = None,
+) -> list[Game]:
+    """Starts many games at once, each checked as ``game_start`` checks it (``pairs``: north-
+    south team, east-west team, first dealer), written with one insert: a round of a large
+    event has hundreds. The caller's transaction holds them; nothing to lock, they are new."""
+    games = [
+        _new_game_row(
+            club=club,
+            ns_team=ns,
+            ew_team=ew,
+            first_dealer=dealer,
+            rules=rules,
+            preset_name=preset_name,
+            start_clock=start_clock,
+            by=by,
+        )
+        for ns, ew, dealer in pairs
+    ]
+    return Game.objects.bulk_create(games)
+
+
+@transaction.atomic
+def game_call_time(*, game_id: int, at: datetime | None = None, by: Any = None) -> Game:
+    """Calls time now (or at ``at``, never later than now). Calling it twice changes nothing."""
+    game = lock_game(game_id)
+    if game.time_called_at is not None or game.status == GameStatus.FINISHED:
+        return game
+    if game.from_paper:
+        raise InvalidInput("This game was entered from a paper score sheet; it has no clock.")
+    now = timezone.now()
+    game.time_called_at = min(at or now, now)
+    # Called late (``at`` in the past), the hands completed since are replayed as after time:
+    # their rows are rewritten, and a hand the call makes one too many refuses the call.
+    hands = stored_entries(game)
+    entries = [hand_to_entry(h) for h in hands]
+    try:
+        state = replay_entries(game, entries)
+    except HandRefused as exc:
+        broken = first_broken_hand(game, entries)
+        raise HandNotAccepted.from_refused(
+            exc, prefix=f"With time called then, hand {broken} would no longer be possible: "
+        ) from None
+    audit(game, HandAction.CALL_TIME, by=by, by_label="" if by else "clock")
+    write_hand_results(hands, state)
+    save_state(game, state)
+    return game
+
+
+@transaction.atomic
+def game_seat_player(*, game_id: int, seat: Seat, player: Player) -> Game:
+    """Puts ``player`` in ``seat`` for this game only: a substitute. The event that asks keeps
+    the record of who replaced whom; a finished game keeps its players."""
+    game = lock_game(game_id)
+    if game.status == GameStatus.FINISHED:
+        raise InvalidInput("This game is over; its players can no longer change.")
+    seat_fields = {Seat.NORTH: "north", Seat.EAST: "east", Seat.SOUTH: "south", Seat.WEST: "west"}
+    others = {getattr(game, f"{name}_id") for s, name in seat_fields.items() if s != seat}
+    if player.id in others:
+        raise InvalidInput(f"{player} already plays in this game, in another seat.")
+    setattr(game, seat_fields[seat], player)
+    game.version += 1
+    game.save(update_fields=[seat_fields[seat], "version", "updated_at"])
+    return game
+
+
+@transaction.atomic
+def game_forfeit(*, game_id: int, forfeited_by: Side, by: Any = None, reason: str = "") -> Game:
+    game = lock_game(game_id)
+    if game.status == GameStatus.FINISHED:
+        raise InvalidInput("This game is already over; a forfeit cannot change its result.")
+    game.forfeited_by = forfeited_by.value
+    audit(game, HandAction.FORFEIT, by=by, reason=reason)
+    save_state(game, current_state(game))
+    return game

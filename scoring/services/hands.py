@@ -1,0 +1,205 @@
+"""Writes to a game's hands: record, undo the last, correct a past one."""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+import uuid
+from dataclasses import dataclass
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from kaiser_club.errors import InvalidInput, NotFound
+
+from ..choices import HandAction, HandStatus
+from ..convert import DERIVED_HAND_FIELDS, entry_as_json, entry_fields, hand_to_entry, result_fields
+from ..errors import ClientIdReused, HandAwaitingConfirmation, HandNotAccepted, StaleGame
+from ..models import Game, Hand
+from ..rules import HandEntry, HandRefused, apply_hand
+from .state import (
+    audit,
+    call_time_if_due,
+    current_state,
+    first_broken_hand,
+    guard_result_change,
+    lock_game,
+    replay_entries,
+    save_state,
+)
+
+
+@dataclass(frozen=True)
+class Recorded:
+    hand: Hand
+    game: Game
+    created: bool  # False when the same submission was seen before (a retry)
+
+
+def request_digest(entry: HandEntry) -> str:
+    body = json.dumps(entry_as_json(entry), sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(body.encode()).hexdigest()
+
+
+def _check_expected_number(game: Game, number: int | None, *, what: str) -> None:
+    if number is not None and number != game.hand_count + 1:
+        raise StaleGame(
+            f"This {what} was for hand {number}, but the game has {game.hand_count} "
+            f"hand{'s' if game.hand_count != 1 else ''} recorded: it moved on meanwhile. "
+            "Check the score sheet and enter the hand again if it is still missing.",
+            game_id=game.id,
+        )
+
+
+@transaction.atomic
+def hand_record(
+    *,
+    game_id: int,
+    entry: HandEntry,
+    client_id: uuid.UUID,
+    number: int | None = None,
+    by: Any = None,
+    by_label: str = "",
+    pending: bool = False,
+) -> Recorded:
+    """Records the next hand. ``number`` is the hand the client means to record: if the game
+    has moved on, the write is refused as stale. The same ``client_id`` with the same body
+    answers with the hand already recorded; with another body it is refused. A ``pending``
+    hand (verification) is checked and stored but counts nowhere until it is confirmed
+    (``scoring.services.verification``); while one waits, no other hand is recorded."""
+    game = lock_game(game_id)
+    digest = request_digest(entry)
+    existing = Hand.with_pending.filter(game=game, client_id=client_id).first()
+    if existing is not None:
+        if existing.request_digest != digest:
+            raise ClientIdReused(
+                f"Hand id {client_id} was already used for hand {existing.number} with other "
+                "details. Each new hand needs a new id.",
+                extra={"hand_number": existing.number},
+            )
+        return Recorded(hand=existing, game=game, created=False)
+    waiting = Hand.with_pending.filter(game=game, status=HandStatus.PENDING).first()
+    if waiting is not None:
+        raise HandAwaitingConfirmation(waiting.number)
+    _check_expected_number(game, number, what="entry")
+
+    now = timezone.now()
+    if entry.completed_at is None or entry.completed_at > now:
+        # A hand is not completed in the future: a tablet's clock running ahead is read as now,
+        # so the clock rule never places a hand after a call that had not yet been made.
+        entry = dataclasses.replace(entry, completed_at=now)
+    # Past the deadline the hand is judged with time called (a refusal rolls the call back;
+    # the clock sweep makes it again, at the same deadline).
+    call_time_if_due(game)
+    before = current_state(game)
+    state = apply_hand_checked(before, entry)
+    result = state.hands[-1]
+    hand = Hand.objects.create(
+        game=game,
+        client_id=client_id,
+        request_digest=digest,
+        status=HandStatus.PENDING if pending else HandStatus.CONFIRMED,
+        recorded_by=by if getattr(by, "is_authenticated", False) else None,
+        **entry_fields(entry),
+        **result_fields(result),
+    )
+    audit(game, HandAction.RECORD, by=by, by_label=by_label, hand_number=hand.number, after=entry)
+    save_state(game, before if pending else state)
+    return Recorded(hand=hand, game=game, created=True)
+
+
+def apply_hand_checked(state: Any, entry: HandEntry) -> Any:
+    try:
+        return apply_hand(state, entry)
+    except HandRefused as exc:
+        raise HandNotAccepted.from_refused(exc) from None
+
+
+@transaction.atomic
+def hand_undo_last(
+    *, game_id: int, number: int | None = None, by: Any = None, by_label: str = ""
+) -> Game:
+    """Removes the last hand (a pending one too). ``number`` guards against undoing a hand the
+    client never saw."""
+    game = lock_game(game_id)
+    last = Hand.with_pending.filter(game=game).order_by("-number").first()
+    if last is None:
+        raise InvalidInput("There is no hand to undo: this game has none recorded yet.")
+    if number is not None and number != last.number:
+        raise StaleGame(
+            f"You asked to undo hand {number}, but the last hand is {last.number}. "
+            "Only the last hand can be undone.",
+            game_id=game.id,
+        )
+    if game.forfeited_by:
+        raise InvalidInput("This game ended by forfeit; its hands can no longer be undone.")
+    entry = hand_to_entry(last)
+    last.delete()
+    state = current_state(game)
+    guard_result_change(game, state)
+    audit(game, HandAction.UNDO, by=by, by_label=by_label, hand_number=last.number, before=entry)
+    save_state(game, state)
+    return game
+
+
+@transaction.atomic
+def hand_correct(
+    *,
+    game_id: int,
+    number: int,
+    entry: HandEntry,
+    by: Any = None,
+    reason: str = "",
+    expected_version: int | None = None,
+) -> Game:
+    """Replaces what was entered for a past hand and recomputes every later score. Refused, with
+    the hand that breaks, when the correction would make a later hand impossible."""
+    game = lock_game(game_id)
+    if expected_version is not None and expected_version != game.version:
+        raise StaleGame(
+            "The game changed since you opened it. Look at the score sheet again, then correct.",
+            game_id=game.id,
+        )
+    hands = list(game.hands.order_by("number"))
+    target = next((h for h in hands if h.number == number), None)
+    if target is None:
+        raise NotFound(f"Game {game.id} has no hand {number}.")
+    before = hand_to_entry(target)
+    if entry.completed_at is None:
+        entry = dataclasses.replace(entry, completed_at=before.completed_at)
+    entries = [entry if h.number == number else hand_to_entry(h) for h in hands]
+    try:
+        state = replay_entries(game, entries)
+    except HandRefused as exc:
+        broken = first_broken_hand(game, entries)
+        prefix = (
+            f"Hand {broken}: "
+            if broken == number
+            else f"With this correction hand {broken} would no longer be possible: "
+        )
+        raise HandNotAccepted.from_refused(exc, prefix=prefix) from None
+    guard_result_change(game, state)
+    for field, value in entry_fields(entry).items():
+        setattr(target, field, value)
+    target.request_digest = request_digest(entry)
+    target.save()
+    changed = []
+    for hand, result in zip(hands, state.hands, strict=True):
+        for field, value in result_fields(result).items():
+            setattr(hand, field, value)
+        if hand.number >= number:
+            changed.append(hand)
+    Hand.objects.bulk_update(changed, DERIVED_HAND_FIELDS)
+    audit(
+        game,
+        HandAction.CORRECT,
+        by=by,
+        hand_number=number,
+        before=before,
+        after=entry,
+        reason=reason,
+    )
+    save_state(game, state)
+    return game

@@ -1,0 +1,151 @@
+"""The one path from stored rows to the rules engine and back: lock a game, replay its hands,
+write the derived state. Every write service goes through here."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from datetime import datetime
+from functools import partial
+from typing import Any
+
+from django.db import transaction
+from django.db.models import Max
+from django.utils import timezone
+
+from kaiser_club.errors import NotFound
+
+from ..choices import GameStatus, HandAction
+from ..convert import (
+    DERIVED_HAND_FIELDS,
+    entry_as_json,
+    game_rules,
+    hand_to_entry,
+    result_fields,
+    state_fields,
+)
+from ..models import Game, GameChange, Hand
+from ..rules import GameState, HandEntry, HandRefused, Seat, Team, replay
+from ..signals import game_changed, game_finished, game_result_changing
+
+
+def lock_game(game_id: int) -> Game:
+    """The game row, locked until the transaction ends: writes to one game go one at a time."""
+    try:
+        return Game.objects.select_for_update().get(id=game_id)
+    except Game.DoesNotExist:
+        raise NotFound(f"There is no game {game_id}.") from None
+
+
+def stored_entries(game: Game) -> list[Hand]:
+    return list(game.hands.order_by("number"))
+
+
+def replay_entries(game: Game, entries: Iterable[HandEntry]) -> GameState:
+    """Raises HandRefused if the entries no longer make a valid game."""
+    return replay(
+        game_rules(game),
+        Seat(game.first_dealer),
+        entries,
+        time_called_at=game.time_called_at,
+        forfeited_by=Team(game.forfeited_by) if game.forfeited_by else None,
+    )
+
+
+def current_state(game: Game, hands: list[Hand] | None = None) -> GameState:
+    rows = stored_entries(game) if hands is None else hands
+    try:
+        return replay_entries(game, (hand_to_entry(h) for h in rows))
+    except HandRefused as exc:  # stored hands were valid when written; rules are copied per game
+        raise RuntimeError(f"Game {game.id}'s stored hands no longer replay: {exc}") from exc
+
+
+def call_time_if_due(game: Game, *, now: datetime | None = None) -> bool:
+    """Calls time at the deadline itself (not at whenever someone noticed). True if it did."""
+    now = now or timezone.now()
+    deadline = game.deadline
+    if (
+        game.status != GameStatus.IN_PROGRESS
+        or game.time_called_at is not None
+        or game.paused_at is not None
+        or deadline is None
+        or now < deadline
+    ):
+        return False
+    # Never before a hand already recorded was completed: a hand entered while time was not up
+    # counts as before the call, so the clock can neither end a game on a hand it never saw nor
+    # make a recorded hand one too many (after minutes were taken off, say).
+    last_completed = game.hands.aggregate(last=Max("completed_at"))["last"]
+    game.time_called_at = max(deadline, last_completed) if last_completed else deadline
+    GameChange.objects.create(game=game, action=HandAction.CALL_TIME, by_label="clock")
+    return True
+
+
+def first_broken_hand(game: Game, entries: list[HandEntry]) -> int:
+    """The number of the first of ``entries`` that the game (as it now stands) refuses."""
+    for count in range(1, len(entries) + 1):
+        try:
+            replay_entries(game, entries[:count])
+        except HandRefused:
+            return count
+    return len(entries)
+
+
+def write_hand_results(hands: list[Hand], state: GameState) -> None:
+    """Writes the derived columns the replay changed back onto the stored hands."""
+    changed = []
+    for hand, result in zip(hands, state.hands, strict=True):
+        fields = result_fields(result)
+        if any(getattr(hand, name) != fields[name] for name in DERIVED_HAND_FIELDS):
+            for name in DERIVED_HAND_FIELDS:
+                setattr(hand, name, fields[name])
+            changed.append(hand)
+    if changed:
+        Hand.objects.bulk_update(changed, DERIVED_HAND_FIELDS)
+
+
+def guard_result_change(game: Game, state: GameState) -> None:
+    """Lets listeners refuse (by raising) a change to the outcome of a game that had ended."""
+    if game.status != GameStatus.FINISHED:
+        return
+    winner = state.winner.value if state.over and state.winner else ""
+    if state.over and winner == game.winner:
+        return
+    game_result_changing.send(sender=Game, game_id=game.id, over=state.over, winner=winner)
+
+
+def save_state(game: Game, state: GameState, *, extra_fields: Iterable[str] = ()) -> None:
+    was_finished = game.status == GameStatus.FINISHED
+    for name, value in state_fields(state).items():
+        setattr(game, name, value)
+    if state.over and not was_finished:
+        game.ended_at = timezone.now()
+    if not state.over:
+        game.ended_at = None
+    game.version += 1
+    game.save()
+    transaction.on_commit(partial(game_changed.send, sender=Game, game_id=game.id))
+    if state.over and not was_finished:
+        transaction.on_commit(partial(game_finished.send, sender=Game, game_id=game.id))
+
+
+def audit(
+    game: Game,
+    action: str,
+    *,
+    by: Any = None,
+    by_label: str = "",
+    hand_number: int | None = None,
+    before: HandEntry | None = None,
+    after: HandEntry | None = None,
+    reason: str = "",
+) -> None:
+    GameChange.objects.create(
+        game=game,
+        action=action,
+        by=by if getattr(by, "is_authenticated", False) else None,
+        by_label=by_label,
+        hand_number=hand_number,
+        before=entry_as_json(before) if before else None,
+        after=entry_as_json(after) if after else None,
+        reason=reason,
+    )

@@ -1,0 +1,230 @@
+"""Verification at the table, as Bridgemate does it: the hand entered by one partnership is
+pending until a player of the other partnership confirms it on the same device, choosing their
+seat. A pending hand is checked by the rules when entered, stored, and counts nowhere (score,
+standings, public pages) until confirmed; it is checked again when confirmed, since the game
+may have moved (time called, a correction). And the end of a game: each partnership
+acknowledges the result.
+
+Scoring knows nothing of events: whoever calls ``hand_enter`` says whether verification is on.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import uuid
+from collections.abc import Iterable
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext
+
+from kaiser_club.errors import InvalidInput, NotFound
+
+from ..choices import GameStatus, HandAction, HandStatus
+from ..convert import hand_to_entry, result_fields
+from ..models import Game, GameChange, Hand
+from ..rules import GameState, HandEntry, Seat, call_time
+from ..rules import Team as Side
+from .hands import Recorded, apply_hand_checked, hand_record
+from .state import audit, call_time_if_due, current_state, lock_game, save_state
+
+TEAM_LABELS = {Side.NS: "North–South", Side.EW: "East–West"}
+
+
+def _team_name(team: Side) -> str:
+    return gettext("North–South") if team is Side.NS else gettext("East–West")
+
+
+def _seat_name(seat: Seat) -> str:
+    names = {
+        Seat.NORTH: gettext("North"),
+        Seat.EAST: gettext("East"),
+        Seat.SOUTH: gettext("South"),
+        Seat.WEST: gettext("West"),
+    }
+    return names[seat]
+
+
+@transaction.atomic
+def hand_enter(
+    *,
+    game_id: int,
+    entry: HandEntry,
+    client_id: uuid.UUID,
+    number: int | None = None,
+    entered_by_seat: Seat | None = None,
+    verify: bool = False,
+    by: Any = None,
+    by_label: str = "",
+) -> Recorded:
+    """Records a hand entered at the table: pending when ``verify`` (then the entering seat is
+    required, so that the other partnership can be told apart), confirmed at once otherwise."""
+    if verify and entered_by_seat is None:
+        raise InvalidInput(
+            gettext("Choose the seat of the player entering the hand."),
+            field_errors={"entered_by_seat": [gettext("Choose a seat.")]},
+        )
+    recorded = hand_record(
+        game_id=game_id,
+        entry=entry,
+        client_id=client_id,
+        number=number,
+        by=by,
+        by_label=by_label,
+        pending=verify,
+    )
+    hand = recorded.hand
+    if recorded.created and entered_by_seat is not None:
+        hand.entered_by_seat = int(entered_by_seat)
+        hand.save(update_fields=["entered_by_seat"])
+    return recorded
+
+
+def hand_preview(*, game: Game, entry: HandEntry) -> tuple[GameState, GameState]:
+    """The game before and after ``entry`` as its next hand, nothing written: what the page
+    shows before the scorekeeper confirms. Past the deadline the hand is judged with time
+    called, as recording it would. Raises ``HandNotAccepted`` (in the request's language)."""
+    now = timezone.now()
+    if entry.completed_at is None or entry.completed_at > now:
+        entry = dataclasses.replace(entry, completed_at=now)
+    before = current_state(game)
+    deadline = game.deadline
+    if (
+        game.time_called_at is None
+        and game.paused_at is None
+        and deadline is not None
+        and deadline <= now
+    ):
+        before = call_time(before, deadline)
+    return before, apply_hand_checked(before, entry)
+
+
+def _pending(game: Game, number: int) -> Hand:
+    hand = Hand.with_pending.filter(game=game, number=number).first()
+    if hand is None:
+        raise NotFound(
+            gettext("Hand %(number)s is not waiting for confirmation in this game.")
+            % {"number": number}
+        )
+    return hand
+
+
+@transaction.atomic
+def hand_confirm(
+    *, game_id: int, number: int, seat: Seat, by: Any = None, by_label: str = ""
+) -> Recorded:
+    """A player of the other partnership confirms pending hand ``number``: it now counts. The
+    rules judge it again against the game as it stands. Confirming a hand already confirmed
+    answers with it (a retry)."""
+    game = lock_game(game_id)
+    hand = _pending(game, number)
+    if hand.status == HandStatus.CONFIRMED:
+        return Recorded(hand=hand, game=game, created=False)
+    if hand.entered_by_seat is None:
+        raise InvalidInput(gettext("This hand does not say who entered it; discard it."))
+    entered = Seat(hand.entered_by_seat)
+    if seat.team is entered.team:
+        message = gettext(
+            "%(seat)s is a partner of the player who entered this hand: a player of "
+            "%(other)s confirms it."
+        ) % {"seat": _seat_name(seat), "other": _team_name(entered.team.other)}
+        raise InvalidInput(message, code="same_partnership", field_errors={"seat": [message]})
+    call_time_if_due(game)
+    state = apply_hand_checked(current_state(game), hand_to_entry(hand))
+    for name, value in result_fields(state.hands[-1]).items():
+        setattr(hand, name, value)
+    hand.status = HandStatus.CONFIRMED
+    hand.confirmed_by_seat = int(seat)
+    hand.confirmed_at = timezone.now()
+    hand.save()
+    audit(game, HandAction.CONFIRM, by=by, by_label=by_label, hand_number=hand.number)
+    save_state(game, state)
+    return Recorded(hand=hand, game=game, created=True)
+
+
+@transaction.atomic
+def hand_discard(
+    *, game_id: int, number: int, by: Any = None, by_label: str = "", reason: str = ""
+) -> Game:
+    """Drops pending hand ``number`` (the other partnership disagrees, or the scorekeeper
+    made a mistake): nothing counted, the entry is kept in the history."""
+    game = lock_game(game_id)
+    hand = _pending(game, number)
+    if hand.status != HandStatus.PENDING:
+        raise InvalidInput(
+            gettext("Hand %(number)s is already confirmed; only the last hand can be undone.")
+            % {"number": number}
+        )
+    entry = hand_to_entry(hand)
+    hand.delete()
+    audit(
+        game,
+        HandAction.DISCARD,
+        by=by,
+        by_label=by_label,
+        hand_number=number,
+        before=entry,
+        reason=reason,
+    )
+    game.version += 1
+    game.save(update_fields=["version", "updated_at"])
+    return game
+
+
+@transaction.atomic
+def game_acknowledge(*, game_id: int, team: Side, by: Any = None, by_label: str = "") -> bool:
+    """A partnership acknowledges the result of a finished game at the table (the signature
+    on a paper score sheet). Kept in the game's history; twice is once. True if new."""
+    game = lock_game(game_id)
+    if game.status != GameStatus.FINISHED:
+        raise InvalidInput(gettext("This game is not over yet: there is no result to agree to."))
+    if team.value in acknowledged_teams(game=game):
+        return False
+    GameChange.objects.create(
+        game=game,
+        action=HandAction.ACKNOWLEDGE,
+        by=by if getattr(by, "is_authenticated", False) else None,
+        by_label=by_label,
+        after={"team": team.value, "winner": game.winner, "ns": game.ns_score, "ew": game.ew_score},
+        reason=TEAM_LABELS[team],
+    )
+    return True
+
+
+def acknowledged_teams(*, game: Game) -> set[str]:
+    """The partnerships ("ns", "ew") that acknowledged the game's present result (an
+    acknowledgment of a result the organiser has since corrected no longer counts)."""
+    return acknowledged_by_game(games=[game])[game.id]
+
+
+def acknowledged_by_game(*, games: Iterable[Game]) -> dict[int, set[str]]:
+    """``acknowledged_teams`` for several games in one query."""
+    by_id = {game.id: game for game in games}
+    found: dict[int, set[str]] = {game_id: set() for game_id in by_id}
+    rows = GameChange.objects.filter(
+        game_id__in=list(by_id), action=HandAction.ACKNOWLEDGE
+    ).values_list("game_id", "after")
+    for game_id, after in rows:
+        game = by_id[game_id]
+        result = (game.winner, game.ns_score, game.ew_score)
+        if after and (after.get("winner"), after.get("ns"), after.get("ew")) == result:
+            found[game_id].add(after["team"])
+    return found
+
+
+def pending_hand(*, game_id: int) -> Hand | None:
+    """The hand waiting for the other partnership, if any."""
+    return Hand.with_pending.filter(game_id=game_id, status=HandStatus.PENDING).first()
+
+
+__all__ = [
+    "acknowledged_by_game",
+    "acknowledged_teams",
+    "game_acknowledge",
+    "hand_confirm",
+    "hand_discard",
+    "hand_enter",
+    "hand_preview",
+    "pending_hand",
+]

@@ -1,0 +1,31 @@
+"""Pages about games: thin views over the selectors."""
+
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import render
+
+from .permissions import GameAction, may_on_game
+from .selectors import game_history, game_with_hands, games_visible_to
+
+
+@login_required
+def game_list(request: HttpRequest) -> HttpResponse:
+    games = games_visible_to(user=request.user)[:200]
+    return render(request, "scoring/game_list.html", {"games": games})
+
+
+@login_required
+def game_detail(request: HttpRequest, game_id: int) -> HttpResponse:
+    game = game_with_hands(game_id=game_id, queryset=games_visible_to(user=request.user))
+    if game is None:
+        raise Http404("No such game, or not one of your clubs'.")
+    history = (
+        list(game_history(game_id=game.id))
+        if may_on_game(user=request.user, action=GameAction.MANAGE, game=game)
+        else None
+    )
+    return render(
+        request,
+        "scoring/game_detail.html",
+        {"game": game, "hands": game.hands.all(), "history": history},
+    )
