@@ -1,0 +1,213 @@
+"""Registration: typed in, CSV import with a preview, check-in, late entry, withdrawal, and a
+substitute for one game."""
+
+from __future__ import annotations
+
+import pytest
+
+from kaiser_club.errors import InvalidInput
+from kaiser_club.roles import Role
+from tests.factories import MembershipFactory
+from tournaments import services
+from tournaments.models import Entry, Pairing, Round, Substitution
+
+from .helpers import game_of, generate, make_event, new_club, player, win_for
+
+pytestmark = pytest.mark.django_db
+
+
+def test_a_team_is_found_again_when_the_same_two_register():
+    event = make_event(teams=0, format="swiss")
+    one, two = player(), player()
+    first = services.entry_register_team(event=event, player_one=one, player_two=two)
+    other = make_event(teams=0, format="swiss", club=event.club)
+    again = services.entry_register_team(event=other, player_one=two, player_two=one)
+    assert first.team_id == again.team_id
+
+
+def test_a_player_plays_in_one_team_of_an_event():
+    event = make_event(teams=0, format="swiss")
+    one, two, three = player(name="Ann"), player(name="Bo"), player()
+    services.entry_register_team(event=event, player_one=one, player_two=two, name="A&B")
+    with pytest.raises(InvalidInput, match="already plays in A&B"):
+        services.entry_register_team(event=event, player_one=three, player_two=two)
+
+
+CSV = """team,player_one,player_two,seed,rating,club
+Prairie Fire,Olga Hnatiuk,Walter Kowalchuk,1,1650,
+Northern Lights,Marie Desjardins,Ron Bear,2,,
+"""
+
+
+def test_csv_preview_names_new_players_and_import_creates_every_entry():
+    event = make_event(teams=0, format="swiss")
+    player(name="Olga Hnatiuk")
+    MembershipFactory(club=event.club, player__name="Ron Bear", role=Role.PLAYER)
+    preview = services.parse(event=event, text=CSV)
+    assert preview.ok
+    assert [r.new_players for r in preview.rows] == [["Walter Kowalchuk"], ["Marie Desjardins"]]
+    result = services.entries_import(event=event, text=CSV)
+    assert [(e.name, e.seed, e.rating) for e in result.created] == [
+        ("Prairie Fire", 1, 1650.0),
+        ("Northern Lights", 2, None),
+    ]
+
+
+def test_csv_with_any_bad_row_imports_nothing_and_says_what_is_wrong_per_row():
+    event = make_event(teams=1, format="swiss")  # Team 1: T1a and T1b, seed 1
+    text = """player_one;player_two;seed;club
+Ann;Bo;2;
+Cy;;x;
+Ann;Di;1;nowhere
+T1a;Ed;;
+"""
+    with pytest.raises(InvalidInput) as refused:
+        services.entries_import(event=event, text=text)
+    assert refused.value.message == (
+        "3 rows have problems, so nothing was imported. Fix the file and try again."
+    )
+    assert [(r["line"], r["errors"]) for r in refused.value.extra["rows"]] == [
+        (3, ["player two is empty.", "Seed 'x' is not a whole number of 1 or more."]),
+        (
+            4,
+            [
+                "Ann is also on line 2.",
+                "Seed 1 is already Team 1's.",
+                "There is no club called 'nowhere'.",
+            ],
+        ),
+        (5, ["T1a is already entered (Team 1)."]),
+    ]
+    assert Entry.objects.filter(event=event).count() == 1
+
+
+def test_csv_without_the_player_columns_is_refused():
+    event = make_event(teams=0, format="swiss")
+    with pytest.raises(InvalidInput, match="missing: player_one, player_two"):
+        services.parse(event=event, text="name,partner\nA,B\n")
+
+
+def test_late_entry_joins_a_swiss_event_from_the_next_round():
+    event = make_event(teams=4, format="swiss")
+    generate(event)
+    services.round_start(round_=Round.objects.get(event=event, number=1))
+    late = services.entry_register_team(
+        event=event, player_one=player(), player_two=player(), name="Latecomers"
+    )
+    assert late.late
+    for p in Pairing.objects.filter(event=event, round__number=1):
+        win_for(p, p.home)
+    assert generate(event).summary == "Round 2: 2 games and 1 bye."
+    assert Pairing.objects.filter(event=event, round__number=2).filter(home=late).exists() or (
+        Pairing.objects.filter(event=event, round__number=2, away=late).exists()
+    )
+
+
+def test_no_late_entry_once_a_bracket_has_started():
+    event = make_event(teams=4, format="single_elimination")
+    generate(event)
+    services.round_start(round_=Round.objects.get(event=event, number=1))
+    with pytest.raises(InvalidInput, match="draw has started"):
+        services.entry_register_team(event=event, player_one=player(), player_two=player())
+
+
+def test_withdrawal_forfeits_unfinished_games_and_keeps_played_ones():
+    event = make_event(teams=4, format="round_robin")
+    generate(event)
+    services.round_start(round_=Round.objects.get(event=event, number=1))
+    first = list(Pairing.objects.filter(event=event, round__number=1).order_by("table__number"))
+    gone = first[0].home
+    assert gone is not None
+    win_for(first[0], gone)  # played: stands
+    other = first[1]
+    win_for(other, other.home)
+    generate(event)  # round 2 exists, not started
+    forfeited = services.entry_withdraw(entry=gone, reason="Illness")
+    assert len(forfeited) == 1 and forfeited[0].round.number == 2
+    row = forfeited[0]
+    loser_side = "home" if row.home_id == gone.id else "away"
+    assert row.result == "forfeit" and row.winner_side != loser_side
+    assert Pairing.objects.get(id=first[0].id).result == "played"
+    services.round_start(round_=Round.objects.get(event=event, number=2))
+    for p in Pairing.objects.filter(event=event, round__number=2, result="pending"):
+        win_for(p, p.home)
+    generate(event)  # round 3 of the fixed schedule: the withdrawn team's game is a forfeit
+    third = Pairing.objects.filter(event=event, round__number=3)
+    withdrawn_game = (
+        third.get(home=gone) if third.filter(home=gone).exists() else third.get(away=gone)
+    )
+    assert (withdrawn_game.result, withdrawn_game.game_id, withdrawn_game.reason) == (
+        "forfeit",
+        None,
+        "Withdrawn",
+    )
+
+
+def test_withdrawn_team_is_no_longer_paired_in_swiss():
+    event = make_event(teams=4, format="swiss")
+    generate(event)
+    services.round_start(round_=Round.objects.get(event=event, number=1))
+    for p in Pairing.objects.filter(event=event):
+        win_for(p, p.home)
+    gone = Entry.objects.get(event=event, seed=4)
+    services.entry_withdraw(entry=gone)
+    assert generate(event).summary == "Round 2: 1 game and 1 bye."
+    assert not Pairing.objects.filter(event=event, round__number=2, home=gone).exists()
+    assert not Pairing.objects.filter(event=event, round__number=2, away=gone).exists()
+
+
+def test_a_withdrawn_team_forfeits_its_later_bracket_games_as_it_reaches_them():
+    event = make_event(teams=4, format="single_elimination")
+    generate(event)
+    semi = Pairing.objects.get(event=event, code="W1-1")
+    win_for(semi, semi.home)
+    assert semi.home is not None
+    services.entry_withdraw(entry=semi.home)
+    other = Pairing.objects.get(event=event, code="W1-2")
+    win_for(other, other.home)
+    final = Pairing.objects.get(event=event, code="W2-1")
+    assert (final.result, final.winner_side, final.game_id) == ("forfeit", "away", None)
+
+
+def test_a_substitute_plays_one_game_in_the_replaced_players_seat():
+    event = make_event(teams=2, format="swiss")
+    generate(event)
+    pairing = Pairing.objects.select_related("game", "home__team").get(event=event)
+    assert pairing.home is not None and pairing.home.team is not None
+    replaced = pairing.home.team.player_two
+    sub = player(name="Sub")
+    record = services.entry_substitute(
+        pairing=pairing, replaced=replaced, substitute=sub, reason="Back pain"
+    )
+    game = game_of(pairing)
+    assert game.south_id == sub.id and record.seat == 2 and record.entry_id == pairing.home_id
+    assert Substitution.objects.get().replaced_id == replaced.id
+    with pytest.raises(InvalidInput, match="does not sit at this game"):
+        services.entry_substitute(pairing=pairing, replaced=replaced, substitute=sub)
+    with pytest.raises(InvalidInput, match="already plays in this game"):
+        services.entry_substitute(pairing=pairing, replaced=game.north, substitute=sub)
+    win_for(pairing, pairing.home)  # the result counts for the team as entered
+    pairing.refresh_from_db()
+    assert pairing.winner_side == "home"
+
+
+def test_check_in_and_check_in_all():
+    event = make_event(teams=3, format="swiss", check_in=True)
+    first = Entry.objects.filter(event=event).first()
+    assert first is not None
+    services.entry_check_in(entry=first)
+    assert services.entry_check_in_all(event=event) == 2
+    services.entry_check_in(entry=first, checked_in=False)
+    first.refresh_from_db()
+    assert (first.status, first.checked_in_at) == ("registered", None)
+
+
+def test_club_is_not_required_for_a_typed_entry():
+    club = new_club()
+    event = make_event(teams=0, format="swiss", club=club)
+    entry = services.entry_register_team(
+        event=event, player_one=player(), player_two=player(), seed=3
+    )
+    assert entry.club_id == club.id and entry.seed == 3
+    with pytest.raises(InvalidInput, match="Seed 3 is already"):
+        services.entry_register_team(event=event, player_one=player(), player_two=player(), seed=3)

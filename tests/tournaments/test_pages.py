@@ -1,0 +1,182 @@
+"""The organiser's pages: forms post to the same services as the API; refusals come back as
+messages; htmx gets the job panel and the tables still playing."""
+
+from __future__ import annotations
+
+import pytest
+
+from kaiser_club.roles import Role
+from tests.factories import member
+from tournaments.models import Entry, Event, Pairing, Table
+
+from .helpers import generate, make_event, new_club, win_for
+
+pytestmark = pytest.mark.django_db
+
+
+def organiser(client, club):
+    client.force_login(member(club, Role.ORGANISER))
+    return client
+
+
+def test_create_an_event_through_the_form(client):
+    club = new_club()
+    organiser(client, club)
+    answer = client.post(
+        "/events/new/",
+        {
+            "club": club.id,
+            "kind": "tournament",
+            "name": "Legion Open",
+            "date": "2026-12-12",
+            "format": "double_elimination",
+            "seeding": "rating",
+            "tiebreaks": "wins, point_difference",
+            "forfeit_winner_score": 52,
+            "forfeit_loser_score": 0,
+            "check_in_required": "on",
+            "grand_final_reset": "on",
+        },
+    )
+    event = Event.objects.get(name="Legion Open")
+    assert answer.status_code == 302 and answer["Location"] == f"/events/{event.id}/"
+    assert (event.format, event.seeding, event.preset) == (
+        "double_elimination",
+        "rating",
+        "tournament",
+    )
+
+
+def test_a_refusal_comes_back_as_a_message(client):
+    club = new_club()
+    organiser(client, club)
+    answer = client.post(
+        "/events/new/",
+        {
+            "club": club.id,
+            "kind": "tournament",
+            "name": "No rounds",
+            "date": "2026-12-12",
+            "format": "swiss",
+            "seeding": "manual",
+            "tiebreaks": "wins",
+            "forfeit_winner_score": 52,
+            "forfeit_loser_score": 0,
+        },
+    )
+    assert answer.status_code == 200
+    assert "Say how many rounds this Swiss event plays." in answer.content.decode()
+
+
+def test_registration_by_name_and_csv_preview_then_import(client):
+    event = make_event(teams=0, format="swiss")
+    organiser(client, event.club)
+    base = f"/events/{event.id}/entries/"
+    client.post(base + "add/", {"player_one": "Ann Lee", "player_two": "Bo Chan", "seed": 1})
+    assert list(Entry.objects.filter(event=event).values_list("name", flat=True)) == [
+        "Ann Lee & Bo Chan"
+    ]
+    text = "team,player_one,player_two\nC&D,Cy,Di\nE&F,Ed,Ann Lee\n"
+    preview = client.post(base + "import/", {"csv": text})
+    page = preview.content.decode()
+    assert "1 row has problems" in page and "Ann Lee is already entered" in page
+    good = "team,player_one,player_two\nC&D,Cy,Di\n"
+    preview = client.post(base + "import/", {"csv": good})
+    assert "Every row is fine" in preview.content.decode()
+    assert Entry.objects.filter(event=event).count() == 1  # a preview writes nothing
+    done = client.post(base + "import/", {"csv": good, "confirm": "True"})
+    assert done.status_code == 302
+    assert Entry.objects.filter(event=event).count() == 2
+
+
+def test_generate_with_htmx_answers_with_the_job_panel_then_the_round_page(
+    client, django_capture_on_commit_callbacks
+):
+    event = make_event(teams=4, format="swiss")
+    organiser(client, event.club)
+    with django_capture_on_commit_callbacks(execute=True):
+        panel = client.post(f"/events/{event.id}/generate/", HTTP_HX_REQUEST="true")
+    assert panel.status_code == 200
+    assert 'id="job"' in panel.content.decode()
+    job_panel = client.get(f"/events/{event.id}/jobs/{event.jobs.get().id}/").content.decode()
+    assert "Round 1: 2 games." in job_panel and "hx-get" not in job_panel  # finished: no polling
+    start = client.post(f"/events/{event.id}/rounds/1/start/")
+    assert start.status_code == 302
+    page = client.get(f"/events/{event.id}/rounds/1/").content.decode()
+    assert "Tables still playing" in page and 'hx-trigger="every 5s"' in page
+
+
+def test_forfeit_and_withdraw_from_the_pages(client):
+    event = make_event(teams=4, format="swiss")
+    generate(event)
+    organiser(client, event.club)
+    pairing = Pairing.objects.filter(event=event).order_by("table__number").first()
+    assert pairing is not None
+    client.post(
+        f"/events/{event.id}/games/{pairing.id}/forfeit/", {"forfeiting": "home", "reason": "x"}
+    )
+    pairing.refresh_from_db()
+    assert (pairing.result, pairing.winner_side) == ("forfeit", "away")
+    again = client.post(
+        f"/events/{event.id}/games/{pairing.id}/forfeit/", {"forfeiting": "home"}, follow=True
+    )
+    assert "already has a result" in again.content.decode()
+    entry = Entry.objects.get(event=event, seed=4)
+    client.post(f"/events/{event.id}/entries/{entry.id}/withdraw/")
+    entry.refresh_from_db()
+    assert entry.status == "withdrawn"
+
+
+def test_rollback_preview_and_confirm_on_the_game_page(client):
+    event = make_event(teams=4, format="single_elimination")
+    generate(event)
+    organiser(client, event.club)
+    for code in ("W1-1", "W1-2"):
+        p = Pairing.objects.get(event=event, code=code)
+        win_for(p, p.home)
+    final = Pairing.objects.get(event=event, code="W2-1")
+    first = Pairing.objects.get(event=event, code="W1-1")
+    page = client.get(f"/events/{event.id}/games/{first.id}/?rollback=1").content.decode()
+    assert "W2-1" in page and "Roll these games back" in page
+    client.post(f"/events/{event.id}/games/{first.id}/rollback/", {"reason": "check"})
+    assert Pairing.objects.get(id=final.id).game_id != final.game_id
+
+
+def test_tables_page_shows_codes_and_qr_and_revokes(client):
+    event = make_event(teams=2, format="swiss")
+    generate(event)
+    organiser(client, event.club)
+    table = Table.objects.get(event=event)
+    page = client.get(f"/events/{event.id}/tables/").content.decode()
+    assert "<svg" in page and f"/t/{table.code}/" in page
+    client.post(f"/events/{event.id}/tables/{table.id}/revoke/")
+    table.refresh_from_db()
+    assert table.code is None
+
+
+def test_rules_form_changes_an_option(client):
+    event = make_event(teams=0, format="swiss")
+    organiser(client, event.club)
+    page = client.get(f"/events/{event.id}/settings/")
+    form = page.context["rules"]
+    data: dict[str, object] = {"rules": "1"}
+    for name, field in form.fields.items():
+        value = form.initial.get(name, field.initial)
+        if isinstance(value, bool):
+            if value:
+                data[name] = "on"
+        elif value is not None:
+            data[name] = value
+    data["min_bid"] = 6
+    client.post(f"/events/{event.id}/settings/", data)
+    event.refresh_from_db()
+    assert event.rules["min_bid"] == 6
+
+
+def test_create_a_season_and_see_its_leaderboard(client):
+    club = new_club()
+    organiser(client, club)
+    answer = client.post("/events/seasons/", {"club": club.id, "name": "2027"})
+    assert answer.status_code == 302
+    page = client.get(answer["Location"])
+    assert "2027" in page.content.decode()

@@ -1,0 +1,60 @@
+"""What every events endpoint shares: find the event the URL names and check the role."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from drf_spectacular.utils import OpenApiResponse
+from rest_framework.request import Request
+from rest_framework.views import APIView
+
+from kaiser_club.errors import NotFound
+
+from ..models import Entry, Event, Pairing, Round, Table
+from ..permissions import EventAction
+from ..selectors import event_for
+
+ERRORS: dict[int | str, Any] = {
+    400: OpenApiResponse(description="The request breaks a rule; the message says which."),
+    403: OpenApiResponse(description="Your role in this club does not allow this."),
+    404: OpenApiResponse(description="No such event (or one you cannot see)."),
+    409: OpenApiResponse(description="The event moved on; the message says what is in the way."),
+}
+
+
+class EventView(APIView):
+    """Reads need a player of the event's club; writes an organiser."""
+
+    def event(self, request: Request, pk: int | str, *, write: bool | None = None) -> Event:
+        if write is None:
+            write = request.method not in ("GET", "HEAD", "OPTIONS")
+        action = EventAction.MANAGE if write else EventAction.READ
+        return event_for(user=request.user, event_id=int(pk), action=action)
+
+
+def round_of(event: Event, number: int | str) -> Round:
+    found = Round.objects.filter(event=event, number=int(number)).first()
+    if found is None:
+        raise NotFound(f"{event.name} has no round {number}.")
+    return found
+
+
+def pairing_of(event: Event, pairing_id: int | str) -> Pairing:
+    found = Pairing.objects.filter(event=event, id=int(pairing_id)).first()
+    if found is None:
+        raise NotFound(f"{event.name} has no game {pairing_id}.")
+    return found
+
+
+def entry_of(event: Event, entry_id: int | str) -> Entry:
+    found = Entry.objects.filter(event=event, id=int(entry_id)).select_related("team").first()
+    if found is None:
+        raise NotFound(f"{event.name} has no entry {entry_id}.")
+    return found
+
+
+def table_of(event: Event, table_id: int | str) -> Table:
+    found = Table.objects.filter(event=event, id=int(table_id)).first()
+    if found is None:
+        raise NotFound(f"{event.name} has no table {table_id}.")
+    return found

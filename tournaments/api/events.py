@@ -1,0 +1,166 @@
+"""Seasons, events, their settings and rule sets, standings and generation jobs."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db.models import QuerySet
+from drf_spectacular.utils import extend_schema
+from rest_framework import mixins, status, viewsets
+from rest_framework.exceptions import PermissionDenied
+from rest_framework.negotiation import DefaultContentNegotiation
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from kaiser_club.errors import NotFound
+
+from .. import services
+from ..models import Event, GenerationJob, Season
+from ..permissions import EventAction, may_in_club
+from ..selectors import events_visible_to, season_for, seasons_visible_to
+from ..standings import event_player_standings, event_standings, season_leaderboard
+from .base import ERRORS, EventView
+from .serializers import (
+    EventCreateSerializer,
+    EventSerializer,
+    EventSettingsSerializer,
+    JobSerializer,
+    RuleChangesSerializer,
+    SeasonSerializer,
+    StandingSerializer,
+)
+
+
+class _NoFormatOverride:
+    URL_FORMAT_OVERRIDE = None
+
+
+class FormatIsAFilter(DefaultContentNegotiation):
+    """Here ``?format=swiss`` filters events by their format. DRF reads ``?format=`` as the
+    renderer to use, and answered 404 to every value but json (found by schemathesis)."""
+
+    settings = _NoFormatOverride  # type: ignore[assignment]
+
+
+class SeasonViewSet(
+    mixins.ListModelMixin,
+    mixins.RetrieveModelMixin,
+    mixins.CreateModelMixin,
+    viewsets.GenericViewSet[Season],
+):
+    serializer_class = SeasonSerializer
+    filterset_fields = ["club"]
+    lookup_value_regex = r"\d+"  # /api/seasons/abc/ is a 404, not a ValueError (500)
+
+    def get_queryset(self) -> QuerySet[Season]:
+        return seasons_visible_to(user=self.request.user).order_by("-starts_on", "-id")
+
+    @extend_schema(request=SeasonSerializer, responses={201: SeasonSerializer, **ERRORS})
+    def create(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        incoming = SeasonSerializer(data=request.data)
+        incoming.is_valid(raise_exception=True)
+        data = incoming.validated_data
+        if not may_in_club(user=request.user, action=EventAction.MANAGE, club_id=data["club"].id):
+            raise PermissionDenied(f"Only organisers of {data['club']} can add its seasons.")
+        season = services.season_create(
+            club=data["club"],
+            name=data["name"],
+            starts_on=data.get("starts_on"),
+            ends_on=data.get("ends_on"),
+            tiebreaks=data.get("tiebreaks"),
+        )
+        return Response(SeasonSerializer(season).data, status=status.HTTP_201_CREATED)
+
+
+class SeasonLeaderboardView(EventView):
+    @extend_schema(responses={200: StandingSerializer(many=True), **ERRORS})
+    def get(self, request: Request, pk: int) -> Response:
+        season = season_for(user=request.user, season_id=pk)
+        return Response(StandingSerializer(season_leaderboard(season=season), many=True).data)
+
+
+class EventViewSet(
+    mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet[Event]
+):
+    serializer_class = EventSerializer
+    filterset_fields = ["club", "kind", "season", "status", "format"]
+    lookup_value_regex = r"\d+"  # PATCH /api/events/abc/ was a ValueError in int(pk): a 500
+    content_negotiation_class = FormatIsAFilter
+
+    def get_queryset(self) -> QuerySet[Event]:
+        return events_visible_to(user=self.request.user).order_by("-date", "-id")
+
+    @extend_schema(request=EventCreateSerializer, responses={201: EventSerializer, **ERRORS})
+    def create(self, request: Request) -> Response:
+        incoming = EventCreateSerializer(data=request.data)
+        incoming.is_valid(raise_exception=True)
+        data = dict(incoming.validated_data)
+        club = data.pop("club")
+        if not may_in_club(user=request.user, action=EventAction.MANAGE, club_id=club.id):
+            raise PermissionDenied(f"Only organisers of {club} can create its events.")
+        event = services.event_create(
+            club=club,
+            name=data.pop("name"),
+            date=data.pop("date"),
+            kind=data.pop("kind"),
+            format=data.pop("format", "swiss"),
+            preset_name=data.pop("preset", "") or None,
+            rule_changes=data.pop("rule_changes", None),
+            by=request.user,
+            **data,
+        )
+        return Response(EventSerializer(event).data, status=status.HTTP_201_CREATED)
+
+    @extend_schema(request=EventSettingsSerializer, responses={200: EventSerializer, **ERRORS})
+    def partial_update(self, request: Request, pk: str) -> Response:
+        event = EventView().event(request, pk, write=True)
+        incoming = EventSettingsSerializer(data=request.data, partial=True)
+        incoming.is_valid(raise_exception=True)
+        event = services.event_update(event=event, **incoming.validated_data)
+        return Response(EventSerializer(event).data)
+
+
+class RulesView(EventView):
+    @extend_schema(request=RuleChangesSerializer, responses={200: EventSerializer, **ERRORS})
+    def patch(self, request: Request, pk: int) -> Response:
+        event = self.event(request, pk)
+        incoming = RuleChangesSerializer(data=request.data)
+        incoming.is_valid(raise_exception=True)
+        event = services.event_change_rules(event=event, changes=incoming.validated_data["changes"])
+        return Response(EventSerializer(event).data)
+
+
+class StandingsView(EventView):
+    @extend_schema(responses={200: StandingSerializer(many=True), **ERRORS})
+    def get(self, request: Request, pk: int) -> Response:
+        event = self.event(request, pk)
+        rows = (
+            event_player_standings(event=event)
+            if event.individual
+            else event_standings(event=event)
+        )
+        return Response(StandingSerializer(rows, many=True).data)
+
+
+class GenerateView(EventView):
+    @extend_schema(
+        request=None,
+        responses={202: JobSerializer, **ERRORS},
+        description="Queues the generation of the next round (or the bracket, or a new draw "
+        "of a round not yet started). Poll the job until it is done or failed.",
+    )
+    def post(self, request: Request, pk: int) -> Response:
+        event = self.event(request, pk)
+        job = services.generation_request(event=event, by=request.user)
+        job.refresh_from_db()
+        return Response(JobSerializer(job).data, status=status.HTTP_202_ACCEPTED)
+
+
+class JobView(EventView):
+    @extend_schema(responses={200: JobSerializer, **ERRORS})
+    def get(self, request: Request, pk: int, job_id: int) -> Response:
+        event = self.event(request, pk)
+        job = GenerationJob.objects.filter(event=event, id=job_id).first()
+        if job is None:
+            raise NotFound(f"{event.name} has no generation job {job_id}.")
+        return Response(JobSerializer(job).data)

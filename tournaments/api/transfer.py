@@ -1,0 +1,76 @@
+"""Export of a whole event as a JSON file, and import of such a file as a new event."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from django.conf import settings
+from django.http import HttpResponse
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiResponse, extend_schema
+from rest_framework import status
+from rest_framework.parsers import JSONParser, MultiPartParser
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from ..transfer import ImportRefused, event_export, event_import
+from ..transfer.import_ import may_import
+from .base import ERRORS, EventView
+
+
+def export_filename(event: Any) -> str:
+    safe = "".join(ch if ch.isalnum() else "-" for ch in event.name.lower()).strip("-")
+    return f"event-{event.id}-{safe or 'export'}.json"
+
+
+class ExportView(EventView):
+    @extend_schema(
+        responses={200: OpenApiTypes.OBJECT, **ERRORS},
+        description="The whole event as a JSON file (organiser): settings, rules, entries, "
+        "rounds, tables (without codes), pairings, games and every hand as entered.",
+    )
+    def get(self, request: Request, pk: int) -> HttpResponse:
+        event = self.event(request, pk, write=True)
+        body = json.dumps(event_export(event=event), indent=1)
+        response = HttpResponse(body, content_type="application/json")
+        response["Content-Disposition"] = f'attachment; filename="{export_filename(event)}"'
+        return response
+
+
+def read_upload(request: Request) -> Any:
+    limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
+    length = request.META.get("CONTENT_LENGTH") or "0"
+    is_json = request.content_type.startswith("application/json")
+    if is_json and limit is not None and length.isdigit() and int(length) > limit:
+        raise ImportRefused(
+            f"This export is bigger than a JSON body may be here ({limit // 1024} KiB): send it "
+            "as a multipart upload named 'file' instead."
+        )
+    upload = request.FILES.get("file") if hasattr(request, "FILES") else None
+    if upload is None:
+        return request.data
+    try:
+        return json.loads(upload.read().decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise ImportRefused(f"The file is not JSON: {exc}") from None
+
+
+class ImportView(EventView):
+    parser_classes = [JSONParser, MultiPartParser]
+
+    @extend_schema(
+        request={"application/json": OpenApiTypes.OBJECT},
+        responses={
+            201: OpenApiResponse(description="The new event's id and name."),
+            **ERRORS,
+        },
+        description="Imports an exported event (JSON body, or a multipart 'file') as a new "
+        "event of the file's club: organiser of that club (staff when the club is new here). "
+        "Scores are recomputed from the hands; all of it is written, or nothing.",
+    )
+    def post(self, request: Request) -> Response:
+        data = read_upload(request)
+        may_import(user=request.user, data=data)
+        event = event_import(data=data, by=request.user)
+        return Response({"id": event.id, "name": event.name}, status=status.HTTP_201_CREATED)

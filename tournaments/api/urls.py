@@ -1,0 +1,70 @@
+"""The events API, mounted under /api/: /api/events/…, /api/seasons/…"""
+
+from django.urls import path
+from rest_framework.routers import SimpleRouter
+
+from . import entries, events, rounds, tables, transfer
+
+router = SimpleRouter()
+router.register("events", events.EventViewSet, basename="event")
+router.register("seasons", events.SeasonViewSet, basename="season")
+
+E = "events/<int:pk>/"
+urlpatterns = [
+    path("events/import/", transfer.ImportView.as_view(), name="event-import"),
+    path(f"{E}export/", transfer.ExportView.as_view(), name="event-export"),
+    path(f"{E}rules/", events.RulesView.as_view(), name="event-rules"),
+    path(f"{E}standings/", events.StandingsView.as_view(), name="event-standings"),
+    path(f"{E}generate/", events.GenerateView.as_view(), name="event-generate"),
+    path(f"{E}jobs/<int:job_id>/", events.JobView.as_view(), name="event-job"),
+    path(f"{E}entries/", entries.EntryListView.as_view(), name="event-entries"),
+    path(f"{E}entries/import/", entries.ImportView.as_view(), name="event-entries-import"),
+    path(f"{E}entries/<int:entry_id>/", entries.EntryDetailView.as_view(), name="event-entry"),
+    path(
+        f"{E}entries/<int:entry_id>/check-in/",
+        entries.CheckInView.as_view(),
+        name="event-entry-check-in",
+    ),
+    path(
+        f"{E}entries/<int:entry_id>/withdraw/",
+        entries.WithdrawView.as_view(),
+        name="event-entry-withdraw",
+    ),
+    path(f"{E}rounds/", rounds.RoundListView.as_view(), name="event-rounds"),
+    path(f"{E}rounds/<int:number>/", rounds.RoundDetailView.as_view(), name="event-round"),
+    path(
+        f"{E}rounds/<int:number>/<slug:action>/",
+        rounds.RoundActionView.as_view(),
+        name="event-round-action",
+    ),
+    path(f"{E}bracket/", rounds.BracketView.as_view(), name="event-bracket"),
+    path(f"{E}pairings/<int:pairing_id>/", rounds.PairingView.as_view(), name="event-pairing"),
+    path(
+        f"{E}pairings/<int:pairing_id>/rollback/",
+        rounds.RollbackView.as_view(),
+        name="event-pairing-rollback",
+    ),
+    path(
+        f"{E}pairings/<int:pairing_id>/hands/<int:number>/",
+        rounds.CorrectHandView.as_view(),
+        name="event-pairing-correct",
+    ),
+    path(
+        f"{E}pairings/<int:pairing_id>/<slug:action>/",
+        rounds.PairingActionView.as_view(),
+        name="event-pairing-action",
+    ),
+    path(f"{E}tables/", tables.TableListView.as_view(), name="event-tables"),
+    path(f"{E}tables/<int:table_id>/qr.svg", tables.TableQrView.as_view(), name="event-table-qr"),
+    path(
+        f"{E}tables/<int:table_id>/<slug:action>/",
+        tables.TableActionView.as_view(),
+        name="event-table-action",
+    ),
+    path(
+        "seasons/<int:pk>/leaderboard/",
+        events.SeasonLeaderboardView.as_view(),
+        name="season-leaderboard",
+    ),
+    *router.urls,
+]

@@ -1,0 +1,89 @@
+"""The closed sets of the events app, stored as their values."""
+
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+
+class EventKind(models.TextChoices):
+    TOURNAMENT = "tournament", _("Tournament")
+    CLUB_NIGHT = "club_night", _("Club night")
+
+
+class Format(models.TextChoices):
+    ROUND_ROBIN = "round_robin", _("Round robin")
+    SWISS = "swiss", _("Swiss")
+    SINGLE_ELIMINATION = "single_elimination", _("Single elimination")
+    DOUBLE_ELIMINATION = "double_elimination", _("Double elimination")
+    POOLS = "pools", _("Pools, then a knockout")
+    PROGRESSIVE = "progressive", _("Individual progressive")
+
+    @property
+    def is_bracket(self) -> bool:
+        return self in (Format.SINGLE_ELIMINATION, Format.DOUBLE_ELIMINATION)
+
+    @property
+    def individual(self) -> bool:
+        return self is Format.PROGRESSIVE
+
+
+class Seeding(models.TextChoices):
+    MANUAL = "manual", _("Manual")
+    RANDOM = "random", _("Random")
+    RATING = "rating", _("Rating")
+
+
+class EventStatus(models.TextChoices):
+    DRAFT = "draft", _("Registration")
+    RUNNING = "running", _("Running")
+    FINISHED = "finished", _("Finished")
+
+
+class EntryStatus(models.TextChoices):
+    REGISTERED = "registered", _("Registered")
+    CHECKED_IN = "checked_in", _("Checked in")
+    WITHDRAWN = "withdrawn", _("Withdrawn")
+
+
+class RoundStatus(models.TextChoices):
+    READY = "ready", _("Ready to start")
+    STARTED = "started", _("Started")
+    FINISHED = "finished", _("Finished")
+
+
+class ResultKind(models.TextChoices):
+    PENDING = "pending", _("Pending")
+    PLAYED = "played", _("Played")
+    BYE = "bye", _("Bye")
+    FORFEIT = "forfeit", _("Forfeit")
+    ADJUSTED = "adjusted", _("Adjusted")
+
+
+class SlotSide(models.TextChoices):
+    HOME = "home", _("Home (North–South)")
+    AWAY = "away", _("Away (East–West)")
+
+
+class JobStatus(models.TextChoices):
+    QUEUED = "queued", _("Queued")
+    RUNNING = "running", _("Running")
+    DONE = "done", _("Done")
+    FAILED = "failed", _("Failed")
+
+
+class Tiebreak(models.TextChoices):
+    """Standings metrics an event or season may order by (tournaments/standings/metrics.py)."""
+
+    WINS = "wins", _("Wins")
+    WIN_PCT = "win_pct", _("Win percentage")
+    POINT_DIFFERENCE = "point_difference", _("Point difference")
+    POINTS_FOR = "points_for", _("Points for")
+    HEAD_TO_HEAD = "head_to_head", _("Head-to-head among the tied")
+    BUCHHOLZ = "buchholz", _("Opponents' wins")
+    SEED = "seed", _("Seed")
+
+
+DEFAULT_TIEBREAKS = [Tiebreak.WINS.value, Tiebreak.POINT_DIFFERENCE.value]
+
+
+def default_tiebreaks() -> list[str]:
+    return list(DEFAULT_TIEBREAKS)

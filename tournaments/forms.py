@@ -1,0 +1,191 @@
+"""Forms of the organiser pages: they check shapes; services judge the rest."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from scoring.rules import PRESETS
+
+from .choices import EventKind, Format, Seeding, SlotSide, Tiebreak
+from .models import Season
+
+PRESET_CHOICES = [("", _("Default (tournament, or the club's own)"))] + [
+    (name, rules.title) for name, rules in PRESETS.items()
+]
+
+
+class EventForm(forms.Form):
+    club = forms.TypedChoiceField(coerce=int, label=_("Club"))
+    kind = forms.ChoiceField(choices=EventKind.choices, initial=EventKind.TOURNAMENT)
+    name = forms.CharField(max_length=160)
+    date = forms.DateField(widget=forms.DateInput(attrs={"type": "date"}))
+    venue = forms.CharField(max_length=200, required=False)
+    season = forms.ModelChoiceField(queryset=Season.objects.none(), required=False)
+    format = forms.ChoiceField(choices=Format.choices, initial=Format.SWISS)
+    preset = forms.ChoiceField(choices=PRESET_CHOICES, required=False)
+    rounds = forms.IntegerField(min_value=1, max_value=50, required=False)
+    minutes_per_game = forms.IntegerField(
+        min_value=1, max_value=600, required=False, help_text=_("Empty: the rule set's.")
+    )
+    seeding = forms.ChoiceField(choices=Seeding.choices, initial=Seeding.MANUAL)
+    tiebreaks = forms.CharField(
+        initial="wins, point_difference",
+        help_text=_("In order, from: ") + ", ".join(Tiebreak.values),
+    )
+    forfeit_winner_score = forms.IntegerField(initial=52)
+    forfeit_loser_score = forms.IntegerField(initial=0)
+    check_in_required = forms.BooleanField(required=False, initial=True)
+    third_place = forms.BooleanField(required=False)
+    grand_final_reset = forms.BooleanField(required=False, initial=True)
+    pool_count = forms.IntegerField(min_value=2, required=False)
+    pool_advance = forms.IntegerField(min_value=1, required=False)
+    verification = forms.BooleanField(required=False, initial=True)
+    public_pages = forms.BooleanField(required=False, initial=True)
+
+    def __init__(self, *args: Any, clubs: Any = (), seasons: Any = None, **kw: Any) -> None:
+        super().__init__(*args, **kw)
+        self.fields["club"].choices = [(c.id, c.name) for c in clubs]  # type: ignore[attr-defined]
+        if seasons is not None:
+            self.fields["season"].queryset = seasons  # type: ignore[attr-defined]
+
+    def clean_tiebreaks(self) -> list[str]:
+        return [t.strip() for t in self.cleaned_data["tiebreaks"].split(",") if t.strip()]
+
+    def settings(self) -> dict[str, Any]:
+        data = dict(self.cleaned_data)
+        for key in ("club", "kind", "name", "date", "preset", "format"):
+            data.pop(key, None)
+        return data
+
+
+class EventSettingsForm(EventForm):
+    """The same settings, changed later (club, kind and preset stay)."""
+
+    def __init__(self, *args: Any, **kw: Any) -> None:
+        super().__init__(*args, **kw)
+        for name in ("club", "kind", "preset"):
+            del self.fields[name]
+
+    def settings(self) -> dict[str, Any]:
+        data = dict(self.cleaned_data)
+        data.pop("club", None)
+        return data
+
+
+class RulesForm(forms.Form):
+    """One field per option of the event's rule set, typed after its current value."""
+
+    def __init__(self, *args: Any, rules: dict[str, Any], **kw: Any) -> None:
+        super().__init__(*args, **kw)
+        self.current = rules
+        for key, value in rules.items():
+            if key in ("name", "title"):
+                continue
+            field: forms.Field
+            if isinstance(value, bool):
+                field = forms.BooleanField(required=False, initial=value)
+            elif isinstance(value, int) or value is None:
+                field = forms.IntegerField(required=False, initial=value)
+            elif isinstance(value, list):
+                field = forms.CharField(required=False, initial=", ".join(map(str, value)))
+            else:
+                field = forms.CharField(required=False, initial=value)
+            field.label = key.replace("_", " ")
+            self.fields[key] = field
+
+    def changes(self) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        for key, value in self.cleaned_data.items():
+            before = self.current.get(key)
+            if isinstance(before, list):
+                value = [v.strip() for v in (value or "").split(",") if v.strip()]
+            if value != before:
+                out[key] = value
+        return out
+
+
+class SeasonForm(forms.Form):
+    club = forms.TypedChoiceField(coerce=int)
+    name = forms.CharField(max_length=120)
+    starts_on = forms.DateField(required=False, widget=forms.DateInput(attrs={"type": "date"}))
+    ends_on = forms.DateField(required=False, widget=forms.DateInput(attrs={"type": "date"}))
+
+    def __init__(self, *args: Any, clubs: Any = (), **kw: Any) -> None:
+        super().__init__(*args, **kw)
+        self.fields["club"].choices = [(c.id, c.name) for c in clubs]  # type: ignore[attr-defined]
+
+
+class TeamEntryForm(forms.Form):
+    """A team typed in: players by name (found in the club, or new)."""
+
+    player_one = forms.CharField(max_length=120, label=_("First player"))
+    player_two = forms.CharField(max_length=120, label=_("Second player"))
+    name = forms.CharField(max_length=160, required=False, label=_("Team name"))
+    seed = forms.IntegerField(min_value=1, required=False)
+    rating = forms.FloatField(required=False)
+
+
+class PlayerEntryForm(forms.Form):
+    player = forms.CharField(max_length=120)
+    seed = forms.IntegerField(min_value=1, required=False)
+    rating = forms.FloatField(required=False)
+
+
+class CsvForm(forms.Form):
+    csv = forms.CharField(
+        widget=forms.Textarea(attrs={"rows": 8}),
+        required=False,
+        help_text=_("A header row: team, player_one, player_two, seed, rating, club."),
+    )
+    file = forms.FileField(required=False)
+    confirm = forms.BooleanField(required=False, widget=forms.HiddenInput)
+
+    def text(self) -> str:
+        upload = self.cleaned_data.get("file")
+        if upload:
+            return upload.read().decode("utf-8-sig", errors="replace")
+        return self.cleaned_data.get("csv") or ""
+
+
+class MinutesForm(forms.Form):
+    minutes = forms.IntegerField(min_value=-60, max_value=120)
+
+
+class SwapForm(forms.Form):
+    first = forms.IntegerField()
+    second = forms.IntegerField()
+
+
+class ForfeitForm(forms.Form):
+    forfeiting = forms.ChoiceField(choices=SlotSide.choices)
+    reason = forms.CharField(max_length=300, required=False)
+
+
+class AdjustForm(forms.Form):
+    winner = forms.ChoiceField(choices=SlotSide.choices)
+    home_points = forms.IntegerField(min_value=-200, max_value=200)
+    away_points = forms.IntegerField(min_value=-200, max_value=200)
+    reason = forms.CharField(max_length=300)
+    rollback = forms.BooleanField(required=False)
+
+
+class ByePointsForm(forms.Form):
+    points_for = forms.IntegerField(min_value=-200, max_value=200)
+    points_against = forms.IntegerField(min_value=-200, max_value=200)
+
+
+class SubstituteForm(forms.Form):
+    replaced = forms.TypedChoiceField(coerce=int)
+    substitute = forms.CharField(max_length=120, help_text=_("A player's name (new or known)."))
+    reason = forms.CharField(max_length=300, required=False)
+
+    def __init__(self, *args: Any, seated: Any = (), **kw: Any) -> None:
+        super().__init__(*args, **kw)
+        self.fields["replaced"].choices = [(p.id, p.name) for p in seated]  # type: ignore[attr-defined]
+
+
+class RollbackForm(forms.Form):
+    reason = forms.CharField(max_length=300, required=False)

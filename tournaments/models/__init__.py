@@ -1,0 +1,21 @@
+"""The events app's rows: seasons and events, entries, rounds, tables, pairings, jobs."""
+
+from .entries import Entry, Substitution
+from .events import Event, Season
+from .jobs import GenerationJob, Rollback
+from .reports import ReportJob, ReportKind
+from .rounds import Pairing, Round, Table
+
+__all__ = [
+    "Entry",
+    "Event",
+    "GenerationJob",
+    "Pairing",
+    "ReportJob",
+    "ReportKind",
+    "Rollback",
+    "Round",
+    "Season",
+    "Substitution",
+    "Table",
+]

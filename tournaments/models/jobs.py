@@ -1,0 +1,55 @@
+"""Work done for the organiser in the background, and what was undone on their word."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+
+from ..choices import JobStatus
+from .events import Event
+from .rounds import Pairing
+
+
+class GenerationJob(models.Model):
+    """A request to generate the next round (or an event's bracket), run by a Celery task."""
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="jobs")
+    round_number = models.PositiveSmallIntegerField(null=True, blank=True)
+    status = models.CharField(max_length=10, choices=JobStatus.choices, default=JobStatus.QUEUED)
+    error = models.TextField(blank=True)
+    summary = models.CharField(max_length=300, blank=True)
+    requested_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"Generation {self.id} of {self.event_id}: {self.status}"
+
+    @property
+    def finished(self) -> bool:
+        return self.status in (JobStatus.DONE, JobStatus.FAILED)
+
+
+class Rollback(models.Model):
+    """Later bracket games taken back so that an earlier result could change."""
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="rollbacks")
+    pairing = models.ForeignKey(Pairing, on_delete=models.CASCADE, related_name="rollbacks")
+    undone = models.JSONField(help_text="The later games as they were: code, teams, scores.")
+    reason = models.CharField(max_length=300, blank=True)
+    by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-at", "-id"]
+
+    def __str__(self) -> str:
+        return f"Rollback after {self.pairing}"

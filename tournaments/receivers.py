@@ -1,0 +1,36 @@
+"""The events app listens to scoring: a finished or changed game moves its pairing (and the
+bracket) on; a change to a finished game's winner is refused once the winner played on."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from scoring.signals import game_changed, game_finished, game_result_changing
+
+log = logging.getLogger(__name__)
+
+
+def on_game_changed(sender: Any, game_id: int, **kwargs: Any) -> None:
+    from .services.results import game_result_sync
+
+    # Runs after the game's own commit: a failure here must not turn a recorded hand into an
+    # error for the tablet. The beat task resync_missed picks up whatever was missed.
+    try:
+        game_result_sync(game_id=game_id)
+    except Exception:
+        log.exception("Could not carry on the result of game %s", game_id)
+
+
+def on_game_result_changing(sender: Any, game_id: int, over: bool, winner: str, **kw: Any) -> None:
+    from .services.results import refuse_if_played_on
+
+    refuse_if_played_on(game_id=game_id, over=over, winner=winner)
+
+
+def connect() -> None:
+    game_finished.connect(on_game_changed, dispatch_uid="tournaments.game_finished")
+    game_changed.connect(on_game_changed, dispatch_uid="tournaments.game_changed")
+    game_result_changing.connect(
+        on_game_result_changing, dispatch_uid="tournaments.game_result_changing"
+    )

@@ -1,0 +1,130 @@
+"""Reads of events, shaped so that each page or endpoint costs a fixed number of queries."""
+
+from __future__ import annotations
+
+from django.db.models import Count, Prefetch, Q, QuerySet
+
+from kaiser_club.errors import NotAllowed, NotFound
+from kaiser_club.roles import Role
+from kaiser_club.selectors import AnyUser, club_ids_with_role
+from scoring.choices import GameStatus
+
+from .choices import ResultKind
+from .models import Entry, Event, GenerationJob, Pairing, Round, Season, Table
+from .permissions import EventAction, may_on_event
+from .services.tables import normalise_code
+
+PAIRING_RELATED = [
+    "table",
+    "home",
+    "away",
+    "game",
+    "home_team__player_one",
+    "home_team__player_two",
+    "away_team__player_one",
+    "away_team__player_two",
+]
+
+
+def events_visible_to(*, user: AnyUser) -> QuerySet[Event]:
+    """Events of the clubs where the user is at least a player (all of them for staff)."""
+    qs = Event.objects.select_related("club", "season")
+    ids = club_ids_with_role(user=user, at_least=Role.PLAYER)
+    return qs if ids is None else qs.filter(club_id__in=ids)
+
+
+def seasons_visible_to(*, user: AnyUser) -> QuerySet[Season]:
+    qs = Season.objects.select_related("club").annotate(event_count=Count("events"))
+    ids = club_ids_with_role(user=user, at_least=Role.PLAYER)
+    return qs if ids is None else qs.filter(club_id__in=ids)
+
+
+def event_for(*, user: AnyUser, event_id: int, action: EventAction = EventAction.READ) -> Event:
+    """The event, if the user may see it (404 otherwise) and act on it (403 otherwise)."""
+    event = events_visible_to(user=user).filter(id=event_id).first()
+    if event is None:
+        raise NotFound(f"There is no event {event_id} that you can see.")
+    if not may_on_event(user=user, action=action, event=event):
+        raise NotAllowed(f"Your role in {event.club} does not allow this.")
+    return event
+
+
+def season_for(*, user: AnyUser, season_id: int) -> Season:
+    season = seasons_visible_to(user=user).filter(id=season_id).first()
+    if season is None:
+        raise NotFound(f"There is no season {season_id} that you can see.")
+    return season
+
+
+def entries_of(*, event: Event) -> QuerySet[Entry]:
+    return Entry.objects.filter(event=event).select_related(
+        "team__player_one", "team__player_two", "player", "club"
+    )
+
+
+def rounds_of(*, event: Event) -> QuerySet[Round]:
+    return Round.objects.filter(event=event).annotate(
+        games=Count("pairings", filter=Q(pairings__game__isnull=False)),
+        playing=Count(
+            "pairings",
+            filter=Q(pairings__result=ResultKind.PENDING, pairings__game__isnull=False),
+        ),
+        byes=Count("pairings", filter=Q(pairings__result=ResultKind.BYE)),
+    )
+
+
+def pairings_of(*, round_: Round) -> QuerySet[Pairing]:
+    return (
+        Pairing.objects.filter(round=round_)
+        .select_related(*PAIRING_RELATED)
+        .order_by("table__number", "match_number", "id")
+    )
+
+
+def still_playing(*, round_: Round) -> QuerySet[Pairing]:
+    """The round's games without a result yet, table by table."""
+    return pairings_of(round_=round_).filter(result=ResultKind.PENDING, cancelled=False)
+
+
+def bracket_of(*, event: Event) -> QuerySet[Pairing]:
+    return (
+        Pairing.objects.filter(event=event, match_number__isnull=False)
+        .select_related("table", "home", "away", "game", "round")
+        .order_by("match_number")
+    )
+
+
+def tables_of(*, event: Event) -> QuerySet[Table]:
+    """The event's tables, each with the pairing now at it (``current``: a list of at most one)."""
+    now_playing = (
+        Pairing.objects.filter(game__status=GameStatus.IN_PROGRESS)
+        .select_related("home", "away", "game", "round")
+        .order_by("-round__number")
+    )
+    return (
+        Table.objects.filter(event=event)
+        .order_by("number")
+        .prefetch_related(Prefetch("pairings", queryset=now_playing, to_attr="current"))
+    )
+
+
+def table_for_code(code: str) -> Table | None:
+    """The table a typed or scanned code opens, or None (unknown or revoked)."""
+    cleaned = normalise_code(code)
+    if not cleaned:
+        return None
+    return Table.objects.select_related("event__club").filter(code=cleaned).first()
+
+
+def current_pairing_at(*, table: Table) -> Pairing | None:
+    """What is on at a table now: the game in progress there (latest round first); otherwise
+    the latest game it held."""
+    qs = Pairing.objects.filter(table=table, game__isnull=False).select_related(
+        *PAIRING_RELATED, "round"
+    )
+    playing = qs.filter(game__status=GameStatus.IN_PROGRESS).order_by("-round__number").first()
+    return playing or qs.order_by("-round__number", "-id").first()
+
+
+def latest_job(*, event: Event) -> GenerationJob | None:
+    return GenerationJob.objects.filter(event=event).order_by("-created_at", "-id").first()

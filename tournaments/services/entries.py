@@ -1,0 +1,274 @@
+"""Registration: teams of two (or single players, for progressive events), typed in or
+imported from CSV; check-in; late entry; withdrawal; a substitute for one game."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db import transaction
+from django.db.models import Q
+from django.utils import timezone
+
+from kaiser_club.errors import InvalidInput
+from kaiser_club.models import Club, Player
+from scoring import services as scoring
+from scoring.choices import GameStatus
+from scoring.models import Team
+from scoring.rules import Seat
+
+from ..choices import EntryStatus, Format, ResultKind, SlotSide
+from ..models import Entry, Event, Pairing, Round, Substitution
+from .results import lock_event, pairing_forfeit
+
+# Formats whose whole draw is fixed by the first round: no one joins once it has started.
+FIXED_DRAW = {
+    Format.ROUND_ROBIN,
+    Format.SINGLE_ELIMINATION,
+    Format.DOUBLE_ELIMINATION,
+    Format.POOLS,
+}
+
+
+def late_entry(event: Event) -> bool:
+    """Whether an entry made now is late; refuses one the format cannot take any more."""
+    rounds = Round.objects.filter(event=event)
+    if not rounds.exists():
+        return False
+    if Format(event.format) in FIXED_DRAW:
+        if rounds.exclude(status="ready").exists():
+            raise InvalidInput(
+                f"The {Format(event.format).label.lower()} draw has started, so no entry can "
+                "join it now."
+            )
+        return False  # the draw will be made again, with this entry in it
+    return True
+
+
+def player_entered(event: Event, player_ids: set[int], *, exclude: int | None = None) -> str:
+    """The name of an active entry of the event that already holds one of these players."""
+    qs = Entry.objects.filter(event=event).exclude(status=EntryStatus.WITHDRAWN)
+    if exclude:
+        qs = qs.exclude(id=exclude)
+    found = qs.filter(
+        Q(player_id__in=player_ids)
+        | Q(team__player_one_id__in=player_ids)
+        | Q(team__player_two_id__in=player_ids)
+    ).first()
+    return found.name if found else ""
+
+
+def team_for(*, club: Club, player_one: Player, player_two: Player, name: str = "") -> Team:
+    """The club's team of these two players (either order), or a new one."""
+    found = (
+        Team.objects.filter(club=club)
+        .filter(
+            Q(player_one=player_one, player_two=player_two)
+            | Q(player_one=player_two, player_two=player_one)
+        )
+        .order_by("id")
+        .first()
+    )
+    if found is not None:
+        if name and not found.name:
+            found.name = name
+            found.save(update_fields=["name"])
+        return found
+    return Team.objects.create(club=club, player_one=player_one, player_two=player_two, name=name)
+
+
+def _check_seed(event: Event, seed: int | None, *, exclude: int | None = None) -> None:
+    if seed is None:
+        return
+    others = Entry.objects.filter(event=event, seed=seed)
+    if exclude is not None:
+        others = others.exclude(id=exclude)
+    if seed < 1:
+        raise InvalidInput("A seed is 1 or more.", field_errors={"seed": ["1 or more."]})
+    taken = others.first()
+    if taken is not None:
+        raise InvalidInput(
+            f"Seed {seed} is already {taken.name}'s.", field_errors={"seed": ["Taken."]}
+        )
+
+
+@transaction.atomic
+def entry_register_team(
+    *,
+    event: Event,
+    player_one: Player,
+    player_two: Player,
+    name: str = "",
+    seed: int | None = None,
+    rating: float | None = None,
+    club: Club | None = None,
+) -> Entry:
+    event = lock_event(event.id)
+    if event.individual:
+        raise InvalidInput("A progressive event takes single players, not teams.")
+    if player_one.id == player_two.id:
+        raise InvalidInput("A team needs two different players.")
+    clash = player_entered(event, {player_one.id, player_two.id})
+    if clash:
+        raise InvalidInput(f"{player_one} or {player_two} already plays in {clash}.")
+    _check_seed(event, seed)
+    late = late_entry(event)
+    team = team_for(club=event.club, player_one=player_one, player_two=player_two, name=name)
+    return Entry.objects.create(
+        event=event,
+        team=team,
+        name=name or str(team),
+        seed=seed,
+        rating=rating,
+        club=club or event.club,
+        late=late,
+    )
+
+
+@transaction.atomic
+def entry_register_player(
+    *,
+    event: Event,
+    player: Player,
+    seed: int | None = None,
+    rating: float | None = None,
+    club: Club | None = None,
+) -> Entry:
+    event = lock_event(event.id)
+    if not event.individual:
+        raise InvalidInput("This event takes teams of two; register a partnership.")
+    clash = player_entered(event, {player.id})
+    if clash:
+        raise InvalidInput(f"{player} is already entered.")
+    _check_seed(event, seed)
+    return Entry.objects.create(
+        event=event,
+        player=player,
+        name=player.name,
+        seed=seed,
+        rating=rating,
+        club=club or event.club,
+        late=late_entry(event),
+    )
+
+
+@transaction.atomic
+def entry_update(
+    *, entry: Entry, seed: int | None = None, rating: float | None = None, name: str = ""
+) -> Entry:
+    """Changes an entry's seed, rating or name (seeds only before the first round)."""
+    entry = Entry.objects.select_for_update().get(id=entry.id)
+    if seed != entry.seed:
+        if Round.objects.filter(event_id=entry.event_id).exists():
+            raise InvalidInput("Seeds are fixed once the first round exists.")
+        _check_seed(entry.event, seed, exclude=entry.id)
+    entry.seed, entry.rating = seed, rating
+    if name.strip():
+        entry.name = name.strip()
+    entry.save(update_fields=["seed", "rating", "name"])
+    return entry
+
+
+@transaction.atomic
+def entry_check_in(*, entry: Entry, checked_in: bool = True) -> Entry:
+    entry = Entry.objects.select_for_update().get(id=entry.id)
+    if entry.status == EntryStatus.WITHDRAWN:
+        raise InvalidInput(f"{entry.name} has withdrawn; register the team again instead.")
+    entry.status = EntryStatus.CHECKED_IN if checked_in else EntryStatus.REGISTERED
+    entry.checked_in_at = timezone.now() if checked_in else None
+    entry.save(update_fields=["status", "checked_in_at"])
+    return entry
+
+
+@transaction.atomic
+def entry_check_in_all(*, event: Event) -> int:
+    return Entry.objects.filter(event=event, status=EntryStatus.REGISTERED).update(
+        status=EntryStatus.CHECKED_IN, checked_in_at=timezone.now()
+    )
+
+
+@transaction.atomic
+def entry_withdraw(*, entry: Entry, by: Any = None, reason: str = "") -> list[Pairing]:
+    """The entry is no longer paired; its played games stand. Each game it has not finished
+    is forfeited (a bracket's later games too, as the team reaches them). Returns the
+    pairings forfeited now."""
+    lock_event(entry.event_id)
+    entry = Entry.objects.select_for_update().get(id=entry.id)
+    if entry.status == EntryStatus.WITHDRAWN:
+        raise InvalidInput(f"{entry.name} has already withdrawn.")
+    entry.status = EntryStatus.WITHDRAWN
+    entry.withdrawn_at = timezone.now()
+    entry.save(update_fields=["status", "withdrawn_at"])
+    open_rows = (
+        Pairing.objects.filter(event_id=entry.event_id, result=ResultKind.PENDING, cancelled=False)
+        .filter(Q(home=entry) | Q(away=entry))
+        .filter(home__isnull=False, away__isnull=False)
+        .order_by("round__number", "id")
+    )
+    forfeited = []
+    for row in open_rows:
+        side = SlotSide.HOME if row.home_id == entry.id else SlotSide.AWAY
+        forfeited.append(
+            pairing_forfeit(pairing=row, forfeiting=side, by=by, reason=reason or "Withdrawn")
+        )
+    return forfeited
+
+
+SEATS = {Seat.NORTH: "north", Seat.EAST: "east", Seat.SOUTH: "south", Seat.WEST: "west"}
+
+
+@transaction.atomic
+def entry_substitute(
+    *,
+    pairing: Pairing,
+    replaced: Player,
+    substitute: Player,
+    by: Any = None,
+    reason: str = "",
+) -> Substitution:
+    """``substitute`` plays this one game in ``replaced``'s seat; the team stays the same,
+    and its results count for the team as entered."""
+    row = Pairing.objects.select_related("game", "home", "away").get(id=pairing.id)
+    game = row.game
+    if game is None:
+        raise InvalidInput("This pairing has no game yet; substitute once it exists.")
+    if game.status == GameStatus.FINISHED:
+        raise InvalidInput("This game is over; its players can no longer change.")
+    seat = next(
+        (s for s, name in SEATS.items() if getattr(game, f"{name}_id") == replaced.id), None
+    )
+    if seat is None:
+        raise InvalidInput(f"{replaced} does not sit at this game.")
+    entry = row.home if seat.team.value == "ns" else row.away
+    if entry is None:  # a progressive game: the replaced player's own entry
+        entry = Entry.objects.filter(event_id=row.event_id, player=replaced).first()
+    if entry is None:
+        raise InvalidInput(f"{replaced} is not entered in this event.")
+    scoring.game_seat_player(game_id=game.id, seat=seat, player=substitute)
+    return Substitution.objects.create(
+        game=game,
+        entry=entry,
+        seat=int(seat),
+        replaced=replaced,
+        substitute=substitute,
+        reason=reason,
+        by=by if getattr(by, "is_authenticated", False) else None,
+    )
+
+
+def player_by_name(*, club: Club, name: str) -> Player:
+    """The player a typed name means: a member of the club by that name, else the one player of
+    that name, else a new player. Two members of the same name are refused."""
+    name = " ".join(name.split())
+    if not name:
+        raise InvalidInput("Type the player's name.")
+    same = list(Player.objects.filter(name__iexact=name).order_by("id")[:20])
+    members = set(club.memberships.filter(player__in=same).values_list("player_id", flat=True))
+    local = [p for p in same if p.id in members]
+    if len(local) > 1 or (not local and len(same) > 1):
+        raise InvalidInput(
+            f"More than one player is called {name}; register this entry through the API "
+            "with the players' ids."
+        )
+    if local or same:
+        return (local or same)[0]
+    return Player.objects.create(name=name)

@@ -1,0 +1,225 @@
+"""Seasons and events: create them, change their settings and rule set while that is allowed."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from django.db import transaction
+
+from kaiser_club.errors import InvalidInput
+from kaiser_club.models import Club
+from scoring import services as scoring
+from scoring.models import Game
+from scoring.rules import RuleSet, RuleSetInvalid
+
+from ..choices import EventKind, Format, Seeding, Tiebreak
+from ..models import Event, Pairing, Round, Season
+from .games import event_rules, game_for, game_touched
+from .results import lock_event
+
+# Settings that decide how teams are paired: fixed once the first round exists.
+PAIRING_SETTINGS = {
+    "format",
+    "seeding",
+    "third_place",
+    "grand_final_reset",
+    "pool_count",
+    "pool_advance",
+    "check_in_required",
+}
+EDITABLE = {
+    "name",
+    "date",
+    "venue",
+    "season",
+    "minutes_per_game",
+    "rounds",
+    "tiebreaks",
+    "forfeit_winner_score",
+    "forfeit_loser_score",
+    "verification",
+    "public_pages",
+    *PAIRING_SETTINGS,
+}
+
+
+def check_tiebreaks(tiebreaks: Sequence[str]) -> list[str]:
+    known = set(Tiebreak.values)
+    unknown = [t for t in tiebreaks if t not in known]
+    if unknown or not tiebreaks or len(set(tiebreaks)) != len(tiebreaks):
+        choices = ", ".join(Tiebreak.values)
+        raise InvalidInput(
+            f"The tie-break order takes each of these at most once: {choices}.",
+            field_errors={"tiebreaks": [f"Unknown or repeated: {', '.join(unknown) or '—'}."]},
+        )
+    return list(tiebreaks)
+
+
+@transaction.atomic
+def season_create(
+    *,
+    club: Club,
+    name: str,
+    starts_on: dt.date | None = None,
+    ends_on: dt.date | None = None,
+    tiebreaks: Sequence[str] | None = None,
+) -> Season:
+    if not name.strip():
+        raise InvalidInput("A season needs a name.", field_errors={"name": ["Required."]})
+    if starts_on and ends_on and ends_on < starts_on:
+        raise InvalidInput("A season cannot end before it starts.")
+    if Season.objects.filter(club=club, name=name.strip()).exists():
+        raise InvalidInput(f"{club} already has a season called {name.strip()}.")
+    return Season.objects.create(
+        club=club,
+        name=name.strip(),
+        starts_on=starts_on,
+        ends_on=ends_on,
+        tiebreaks=check_tiebreaks(tiebreaks or ["wins", "point_difference"]),
+    )
+
+
+def _check(event: Event) -> None:
+    fmt = Format(event.format)
+    if event.season is not None and event.season.club_id != event.club_id:
+        raise InvalidInput(
+            f"Season {event.season.name} belongs to another club.",
+            field_errors={"season": ["Not a season of this club."]},
+        )
+    if fmt == Format.POOLS and not (event.pool_count and event.pool_advance):
+        raise InvalidInput(
+            "A pools event needs the number of pools and how many of each go on.",
+            field_errors={"pool_count": ["Required for pools."]},
+        )
+    if fmt in (Format.SWISS, Format.PROGRESSIVE) and not event.rounds:
+        raise InvalidInput(
+            f"Say how many rounds this {fmt.label} event plays.",
+            field_errors={"rounds": ["Required for this format."]},
+        )
+    if event.rounds is not None and not 1 <= event.rounds <= 50:
+        raise InvalidInput("An event plays between 1 and 50 rounds.")
+    if event.forfeit_winner_score <= event.forfeit_loser_score:
+        raise InvalidInput("A forfeit's winning score must be above its losing score.")
+    if event.minutes_per_game is not None and not 1 <= event.minutes_per_game <= 600:
+        raise InvalidInput("Minutes per game must be between 1 and 600.")
+    check_tiebreaks(event.tiebreaks)
+    if event.seeding not in Seeding.values:
+        raise InvalidInput(f"Seeding is one of: {', '.join(Seeding.values)}.")
+
+
+@transaction.atomic
+def event_create(
+    *,
+    club: Club,
+    name: str,
+    date: dt.date,
+    kind: str = EventKind.TOURNAMENT,
+    format: str = Format.SWISS,
+    preset_name: str | None = None,
+    rule_changes: Mapping[str, Any] | None = None,
+    by: Any = None,
+    **settings: Any,
+) -> Event:
+    """An event whose rule set is copied from a preset: ``tournament`` for a tournament, the
+    club's own default for a club night, unless another is named."""
+    unknown = set(settings) - EDITABLE
+    if unknown:
+        raise InvalidInput(f"Unknown event settings: {', '.join(sorted(unknown))}.")
+    if kind not in EventKind.values:
+        raise InvalidInput(f"An event is a {' or a '.join(EventKind.values)}.")
+    if format not in Format.values:
+        raise InvalidInput(f"Format is one of: {', '.join(Format.values)}.")
+    if not name.strip():
+        raise InvalidInput("An event needs a name.", field_errors={"name": ["Required."]})
+    preset_name = preset_name or (
+        "tournament" if kind == EventKind.TOURNAMENT else club.default_preset
+    )
+    rules = scoring.rules_from(preset_name=preset_name, changes=rule_changes)
+    settings.setdefault("check_in_required", kind == EventKind.TOURNAMENT)
+    if settings.get("tiebreaks") is None:
+        settings.pop("tiebreaks", None)
+    event = Event(
+        club=club,
+        name=name.strip(),
+        date=date,
+        kind=kind,
+        format=format,
+        preset=preset_name,
+        rules=rules.to_dict(),
+        created_by=by if getattr(by, "is_authenticated", False) else None,
+        **settings,
+    )
+    _check(event)
+    event.save()
+    return event
+
+
+def games_started(event: Event) -> bool:
+    """Whether any game of the event has started (a clock, a hand, a result)."""
+    games = Game.objects.filter(pairing__event=event)
+    return any(game_touched(g) for g in games.only("hand_count", "started_at", "status"))
+
+
+@transaction.atomic
+def event_update(*, event: Event, **changes: Any) -> Event:
+    """Changes settings. The ones that decide the pairing are fixed once a round exists, the
+    rest (minutes per game included) once a game has started."""
+    event = lock_event(event.id)
+    unknown = set(changes) - EDITABLE
+    if unknown:
+        raise InvalidInput(f"These settings cannot be changed: {', '.join(sorted(unknown))}.")
+    changed = {k for k, v in changes.items() if getattr(event, k) != v}
+    if changed & PAIRING_SETTINGS and Round.objects.filter(event=event).exists():
+        fixed = ", ".join(sorted(changed & PAIRING_SETTINGS)).replace("_", " ")
+        raise InvalidInput(
+            f"The first round exists, so these can no longer change: {fixed}. "
+            "They decide how teams are paired."
+        )
+    if "minutes_per_game" in changed and games_started(event):
+        raise InvalidInput("A game has started: minutes per game can no longer change.")
+    for key, value in changes.items():
+        setattr(event, key, value)
+    _check(event)
+    event.save()
+    if "minutes_per_game" in changed:
+        _renew_games(event)
+    return event
+
+
+@transaction.atomic
+def event_change_rules(*, event: Event, changes: Mapping[str, Any]) -> Event:
+    """Changes options of the event's rule set; allowed until the first game starts. Games
+    already generated (none started) are made again with the new rules."""
+    event = lock_event(event.id)
+    if games_started(event):
+        raise InvalidInput(
+            "A game of this event has started, so its rule set can no longer change."
+        )
+    try:
+        rules = RuleSet.from_dict({**event.rules, **changes})
+    except RuleSetInvalid as exc:
+        messages = [r.message for r in exc.refusals]
+        raise InvalidInput(" ".join(messages), field_errors={"rules": messages}) from None
+    event.rules = rules.to_dict()
+    event.save(update_fields=["rules", "updated_at"])
+    _renew_games(event)
+    return event
+
+
+def _renew_games(event: Event) -> None:
+    """Replaces the event's games (none started) so they copy the current rule set."""
+    rows = list(
+        Pairing.objects.filter(event=event, game__isnull=False).select_related(
+            "home_team", "away_team", "game"
+        )
+    )
+    if not rows:
+        return
+    old = [row.game_id for row in rows if row.game_id is not None]
+    rules = event_rules(event)
+    for row in rows:
+        row.game = game_for(event=event, pairing=row, rules=rules)
+    Pairing.objects.bulk_update(rows, ["game"])
+    Game.objects.filter(id__in=old).delete()

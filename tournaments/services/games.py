@@ -1,0 +1,80 @@
+"""The scoring games behind pairings: created through scoring's services with the event's rule
+set, dropped again only while nothing has been played in them."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from kaiser_club.errors import InvalidInput
+from scoring import services as scoring
+from scoring.models import Game
+from scoring.rules import RuleSet, Seat
+
+from ..models import Event, Pairing
+
+
+def event_rules(event: Event) -> RuleSet:
+    """The rule set each of the event's games copies, with the event's minutes per game."""
+    rules = RuleSet.from_dict({**event.rules, "time_limit_minutes": event.time_limit})
+    return rules
+
+
+def game_for(
+    *, event: Event, pairing: Pairing, rules: RuleSet | None = None, by: Any = None
+) -> Game:
+    """Starts the scoring game of a pairing whose two teams are known; the clock waits for the
+    round to start."""
+    if pairing.home_team is None or pairing.away_team is None:
+        raise InvalidInput("Both teams of this game must be known before it can be created.")
+    return scoring.game_start(
+        club=event.club,
+        ns_team=pairing.home_team,
+        ew_team=pairing.away_team,
+        first_dealer=Seat.NORTH if pairing.first_dealer_home else Seat.EAST,
+        rules=rules or event_rules(event),
+        preset_name=event.preset,
+        start_clock=False,
+        by=by,
+    )
+
+
+def games_for(
+    *, event: Event, pairings: Sequence[Pairing], rules: RuleSet | None = None, by: Any = None
+) -> None:
+    """Starts the games of many pairings at once (one insert) and sets each ``pairing.game``;
+    the pairings themselves are left for the caller to write."""
+    if any(p.home_team is None or p.away_team is None for p in pairings):
+        raise InvalidInput("Both teams of every game must be known before it can be created.")
+    games = scoring.games_start_many(
+        club=event.club,
+        pairs=[
+            (p.home_team, p.away_team, Seat.NORTH if p.first_dealer_home else Seat.EAST)
+            for p in pairings
+            if p.home_team is not None and p.away_team is not None
+        ],
+        rules=rules or event_rules(event),
+        preset_name=event.preset,
+        start_clock=False,
+        by=by,
+    )
+    for pairing, game in zip(pairings, games, strict=True):
+        pairing.game = game
+
+
+def game_touched(game: Game) -> bool:
+    """Whether anything has happened in the game: a hand, a running clock, an end."""
+    return bool(game.hand_count or game.started_at or game.status != "in_progress")
+
+
+def drop_games(games: Iterable[Game | None], *, why: str) -> None:
+    """Deletes games nothing has happened in (a regenerated round, a swap); refuses otherwise."""
+    doomed = [g for g in games if g is not None]
+    touched = [g for g in doomed if game_touched(g)]
+    if touched:
+        raise InvalidInput(
+            f"{why}: game {touched[0].id} ({touched[0]}) has already started. "
+            "Only games nothing has happened in can be changed this way."
+        )
+    if doomed:
+        Game.objects.filter(id__in=[g.id for g in doomed]).delete()

@@ -1,0 +1,519 @@
+"""Generating rounds and brackets: a Celery job the organiser's page watches.
+
+``generation_request`` writes a ``GenerationJob`` row and queues the task when the transaction
+commits; the task calls ``generation_run`` with the job's id, which turns the event's rows into
+the pure ``pairing`` module's plain objects, calls the format, and stores what comes back. A
+round can be generated again (replaced) until it starts.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+from collections.abc import Sequence
+from typing import Any
+
+from django.db import transaction
+from django.db.models import Q
+from django.utils import timezone
+
+from kaiser_club.errors import Conflict, InvalidInput, KaiserError
+
+from ..choices import EntryStatus, EventStatus, Format, JobStatus, ResultKind, Seeding
+from ..models import Entry, Event, GenerationJob, Pairing, Round
+from ..pairing import pools as pools_module
+from ..pairing import round_robin as rr
+from ..pairing import swiss
+from ..pairing.model import Bye, Entrant, PairingError, PlayedBye, PlayedGame
+from ..pairing.model import Pairing as PlannedGame
+from ..pairing.model import Round as Plan
+from ..pairing.progressive import ProgressiveRound, TableOfFour, progressive_round
+from ..standings import event_standings
+from .brackets import make_bracket, store_bracket
+from .entries import team_for
+from .games import drop_games, event_rules, games_for
+from .results import forfeit_points, lock_event, refresh_bye_points
+from .tables import tables_ensure
+
+log = logging.getLogger(__name__)
+
+# Games are started from the entries' teams: load the players with them, not one by one.
+TEAM_PLAYERS = ("team__player_one", "team__player_two")
+
+
+# --- the job --------------------------------------------------------------------------------
+
+
+@transaction.atomic
+def generation_request(*, event: Event, by: Any = None) -> GenerationJob:
+    """Queues the generation of the event's next round (or its bracket, or a new draw of a
+    round that has not started). The task runs once this transaction commits."""
+    from ..tasks import generate_task
+
+    event = lock_event(event.id)
+    running = GenerationJob.objects.filter(
+        event=event, status__in=[JobStatus.QUEUED, JobStatus.RUNNING]
+    ).first()
+    if running is not None:
+        raise Conflict(
+            f"A generation is already {running.get_status_display().lower()} for this event; "
+            "wait for it to finish."
+        )
+    if event.status == EventStatus.FINISHED:
+        raise InvalidInput("This event is finished; there is nothing left to generate.")
+    job = GenerationJob.objects.create(
+        event=event, requested_by=by if getattr(by, "is_authenticated", False) else None
+    )
+    transaction.on_commit(lambda: generate_task.delay(job.id))
+    return job
+
+
+def generation_run(*, job_id: int) -> GenerationJob:
+    """Runs a queued job once (a repeated delivery of the task finds it taken and stops)."""
+    taken = GenerationJob.objects.filter(id=job_id, status=JobStatus.QUEUED).update(
+        status=JobStatus.RUNNING, started_at=timezone.now()
+    )
+    job = GenerationJob.objects.select_related("requested_by").get(id=job_id)
+    if not taken:
+        return job
+    try:
+        with transaction.atomic():
+            event = lock_event(job.event_id)
+            summary, number = generate(event=event, by=job.requested_by)
+        job.status, job.summary, job.round_number = JobStatus.DONE, summary, number
+    except (KaiserError, PairingError) as exc:
+        job.status, job.error = JobStatus.FAILED, getattr(exc, "message", None) or str(exc)
+    except Exception as exc:  # the page must show something, and the worker must go on
+        log.exception("Generation job %s failed", job_id)
+        job.status = JobStatus.FAILED
+        job.error = f"Generation failed unexpectedly ({type(exc).__name__}: {exc})."
+    job.finished_at = timezone.now()
+    job.save(update_fields=["status", "summary", "error", "round_number", "finished_at"])
+    return job
+
+
+# --- what gets generated --------------------------------------------------------------------
+
+
+def generate(*, event: Event, by: Any = None) -> tuple[str, int]:
+    """Generates the next step of the event; returns a sentence for the organiser and the
+    number of the (first) round made. Caller holds the event lock."""
+    fmt = event.format_enum
+    rounds = list(Round.objects.filter(event=event).order_by("number"))
+    if fmt.is_bracket:
+        return _bracket(event, rounds, by)
+    if fmt == Format.POOLS and _pool_stage_over(event, rounds):
+        return _knockout(event, rounds, by)
+    last = rounds[-1] if rounds else None
+    if last is not None and not last.started:
+        number = last.number
+        delete_rounds([last])
+    else:
+        number = (last.number + 1) if last else 1
+        if last is not None:
+            _check_round_over(last)
+    if fmt == Format.ROUND_ROBIN:
+        plan, entries = _round_robin(event, number)
+    elif fmt == Format.SWISS:
+        plan, entries = _swiss(event, number)
+    elif fmt == Format.POOLS:
+        plan, entries, pool_of = _pools(event, number)
+        round_ = store_round(
+            event=event, number=number, plan=plan, entries=entries, by=by, pool_of=pool_of
+        )
+        _mark_running(event)
+        pools = len(set(pool_of.values()))
+        return (f"{round_} of {pools} pools: {len(plan.pairings)} games.", number)
+    elif fmt == Format.PROGRESSIVE:
+        return _progressive(event, number, by)
+    else:  # pragma: no cover - every format is handled above
+        raise InvalidInput(f"Generating {fmt.label} events is not available.")
+    round_ = store_round(event=event, number=number, plan=plan, entries=entries, by=by)
+    _mark_running(event)
+    games = sum(1 for p in plan.pairings)
+    byes = f" and {len(plan.byes)} bye{'s' if len(plan.byes) != 1 else ''}" if plan.byes else ""
+    return (f"{round_}: {games} game{'s' if games != 1 else ''}{byes}.", number)
+
+
+def _mark_running(event: Event) -> None:
+    if event.status == EventStatus.DRAFT:
+        event.status = EventStatus.RUNNING
+        event.save(update_fields=["status"])
+
+
+def _check_round_over(last: Round) -> None:
+    waiting = list(
+        Pairing.objects.filter(
+            round=last, result=ResultKind.PENDING, cancelled=False, played_late=False
+        ).select_related("table")
+    )
+    if waiting:
+        tables = ", ".join(str(p.table.number) for p in waiting if p.table)
+        raise InvalidInput(
+            f"{last} is still being played (table{'s' if len(waiting) > 1 else ''} {tables}). "
+            "Record those results, or mark the games as played late, then generate again."
+        )
+
+
+def delete_rounds(rounds: Sequence[Round]) -> None:
+    """Removes rounds that have not started, with their pairings and untouched games."""
+    pairings = Pairing.objects.filter(round__in=rounds).select_related("game")
+    drop_games([p.game for p in pairings], why="This round cannot be generated again")
+    Pairing.objects.filter(round__in=rounds).delete()
+    Round.objects.filter(id__in=[r.id for r in rounds]).delete()
+
+
+def eligible_entries(event: Event) -> list[Entry]:
+    """The entries to pair: not withdrawn, and checked in when the event asks for it."""
+    qs = Entry.objects.filter(event=event).exclude(status=EntryStatus.WITHDRAWN)
+    if event.check_in_required:
+        qs = qs.filter(status=EntryStatus.CHECKED_IN)
+    entries = list(qs.select_related(*TEAM_PLAYERS).order_by("id"))
+    if len(entries) < 2:
+        what = "checked-in entries" if event.check_in_required else "entries"
+        raise InvalidInput(f"Pairing needs at least two {what}; this event has {len(entries)}.")
+    return entries
+
+
+def entrants(event: Event, entries: Sequence[Entry]) -> list[Entrant]:
+    """Entries as the pairing module's plain objects, seeded as the event says. Random
+    seeding draws the seeds once, at the first round, and keeps them."""
+    if event.seeding == Seeding.RANDOM and any(e.seed is None for e in entries):
+        order = list(entries)
+        random.SystemRandom().shuffle(order)
+        Entry.objects.filter(event=event).update(seed=None)
+        for seed, entry in enumerate(order, start=1):
+            entry.seed = seed
+        Entry.objects.bulk_update(order, ["seed"])
+    use_seed = event.seeding != Seeding.RATING
+    return [
+        Entrant(
+            id=e.id,
+            seed=e.seed if use_seed else None,
+            club=e.club_id,
+            rating=e.rating,
+            name=e.name,
+        )
+        for e in entries
+    ]
+
+
+def store_round(
+    *,
+    event: Event,
+    number: int,
+    plan: Plan,
+    entries: dict[int, Entry],
+    by: Any = None,
+    label: str = "",
+    pool_of: dict[int, int] | None = None,
+) -> Round:
+    """A round's rows from a plan: tables, pairings, and the games of teams still entered (a
+    withdrawn team's game is forfeited without play)."""
+    round_ = Round.objects.create(event=event, number=number, label=label)
+    tables = tables_ensure(event=event, count=max((p.table for p in plan.pairings), default=0))
+    rules = event_rules(event)
+    rows = []
+    for p in plan.pairings:
+        home, away = entries[p.home], entries[p.away]
+        row = Pairing(
+            event=event,
+            round=round_,
+            table=tables[p.table],
+            home=home,
+            away=away,
+            home_team=home.team,
+            away_team=away.team,
+            first_dealer_home=p.first_dealer_home,
+            pool=(pool_of or {}).get(home.id),
+        )
+        gone = {e.id for e in (home, away) if e.status == EntryStatus.WITHDRAWN}
+        if gone:
+            side = "away" if home.id in gone and away.id not in gone else "home"
+            row.result, row.winner_side, row.reason = ResultKind.FORFEIT, side, "Withdrawn"
+            row.home_points, row.away_points = forfeit_points(event, side)
+        rows.append(row)
+    games_for(event=event, pairings=[r for r in rows if not r.decided], rules=rules, by=by)
+    for bye in plan.byes:
+        entry = entries[bye.team]
+        rows.append(
+            Pairing(
+                event=event,
+                round=round_,
+                home=entry,
+                home_team=entry.team,
+                result=ResultKind.BYE,
+                winner_side="home",
+                pool=(pool_of or {}).get(entry.id),
+            )
+        )
+    Pairing.objects.bulk_create(rows)
+    refresh_bye_points(round_id=round_.id)
+    return round_
+
+
+# --- formats --------------------------------------------------------------------------------
+
+
+def _bracket(event: Event, rounds: list[Round], by: Any) -> tuple[str, int]:
+    if any(r.started for r in rounds):
+        raise InvalidInput(
+            "The bracket is under way: it advances by itself as games end. It can only be "
+            "drawn again before its first round starts."
+        )
+    if rounds:
+        delete_rounds(rounds)
+    entries = eligible_entries(event)
+    bracket = make_bracket(event, entrants(event, entries))
+    stored = store_bracket(event=event, bracket=bracket, entries={e.id: e for e in entries}, by=by)
+    _mark_running(event)
+    byes = f", {len(bracket.byes)} byes" if bracket.byes else ""
+    return (
+        f"Bracket of {len(entries)} teams: {bracket.games} games in {len(stored)} rounds{byes}.",
+        1,
+    )
+
+
+def _round_robin(event: Event, number: int) -> tuple[Plan, dict[int, Entry]]:
+    if number == 1:
+        entries = eligible_entries(event)
+    else:  # the schedule is fixed by the field of round 1
+        first = Pairing.objects.filter(event=event, round__number=1)
+        ids = set(first.values_list("home_id", flat=True)) | set(
+            first.exclude(away__isnull=True).values_list("away_id", flat=True)
+        )
+        entries = list(
+            Entry.objects.filter(id__in=ids).select_related(*TEAM_PLAYERS).order_by("id")
+        )
+    schedule = rr.round_robin_schedule(entrants(event, entries))
+    if number > len(schedule):
+        raise InvalidInput(f"All {len(schedule)} rounds of this round robin have been generated.")
+    return schedule[number - 1], {e.id: e for e in entries}
+
+
+def played_records(event: Event, before_round: int) -> list[PlayedGame | PlayedBye]:
+    """Earlier games and byes as the pairing module reads them (a game not yet decided, such as
+    one played late, counts as undecided)."""
+    records: list[PlayedGame | PlayedBye] = []
+    rows = (
+        Pairing.objects.filter(event=event, round__number__lt=before_round, cancelled=False)
+        .filter(Q(away__isnull=False) | Q(result=ResultKind.BYE))
+        .values_list(
+            "round__number", "home_id", "away_id", "result", "winner_side", "first_dealer_home"
+        )
+    )
+    for number, home, away, result, winner_side, deals_home in rows:
+        if result == ResultKind.BYE:
+            records.append(PlayedBye(round=number, team_id=home))
+            continue
+        winner = {"home": home, "away": away}.get(winner_side)
+        records.append(
+            PlayedGame(
+                round=number,
+                home_id=home,
+                away_id=away,
+                winner_id=winner,
+                first_dealer_home=deals_home,
+            )
+        )
+    return records
+
+
+def _swiss(event: Event, number: int) -> tuple[Plan, dict[int, Entry]]:
+    if not event.rounds:
+        raise InvalidInput("Set the number of rounds of this Swiss event first.")
+    if number > event.rounds:
+        raise InvalidInput(f"All {event.rounds} rounds of this event have been generated.")
+    entries = eligible_entries(event)
+    ids = {e.id for e in entries}
+    standings = event_standings(event=event, before_round=number)
+    order = [row.id for row in standings if row.id in ids]
+    plan = swiss.swiss_round(entrants(event, entries), played_records(event, number), order, number)
+    return plan, {e.id: e for e in entries}
+
+
+# --- pools ----------------------------------------------------------------------------------
+
+
+def _pool_list(event: Event, entries: Sequence[Entry]) -> list[pools_module.Pool]:
+    """The pools as stored on the entries (``Entry.pool``), strongest first within each."""
+    by_pool: dict[int, list[Entry]] = {}
+    for entry in entries:
+        if entry.pool is not None:
+            by_pool.setdefault(entry.pool, []).append(entry)
+    result = []
+    for index in sorted(by_pool):
+        members = pools_module.seed_order(entrants(event, by_pool[index]))
+        result.append(pools_module.Pool(pools_module.pool_name(index - 1), tuple(members)))
+    return result
+
+
+def _pools(event: Event, number: int) -> tuple[Plan, dict[int, Entry], dict[int, int]]:
+    """Round ``number`` of the pool stage: every pool's round robin round, tables numbered on
+    from one pool to the next. The pools are drawn at round 1 (clubs spread) and kept."""
+    if number == 1:
+        entries = eligible_entries(event)
+        assert event.pool_count
+        size = -(-len(entries) // event.pool_count)
+        drawn = pools_module.split_into_pools(entrants(event, entries), pool_size=size)
+        by_id = {e.id: e for e in entries}
+        Entry.objects.filter(event=event).update(pool=None)
+        for index, pool in enumerate(drawn, start=1):
+            for team in pool.teams:
+                by_id[team].pool = index
+        Entry.objects.bulk_update(entries, ["pool"])
+    else:
+        entries = list(
+            Entry.objects.filter(event=event, pool__isnull=False).select_related(*TEAM_PLAYERS)
+        )
+    pools = _pool_list(event, entries)
+    games: list[PlannedGame] = []
+    byes: list[Bye] = []
+    pool_of: dict[int, int] = {e.id: e.pool for e in entries if e.pool is not None}
+    for pool in pools:
+        schedule = pools_module.pool_rounds(pool)
+        if number > len(schedule):
+            continue
+        for game in schedule[number - 1].pairings:
+            games.append(PlannedGame(len(games) + 1, game.home, game.away, game.first_dealer_home))
+        byes.extend(schedule[number - 1].byes)
+    if not games and not byes:
+        raise InvalidInput("Every pool has played all its rounds; generate the knockout.")
+    return Plan(number, tuple(games), tuple(byes)), {e.id: e for e in entries}, pool_of
+
+
+def _pool_stage_over(event: Event, rounds: Sequence[Round]) -> bool:
+    """Whether the next thing to generate is the knockout (or a new draw of it)."""
+    if not rounds:
+        return False
+    if Pairing.objects.filter(event=event, match_number__isnull=False).exists():
+        return True
+    entries = list(Entry.objects.filter(event=event, pool__isnull=False))
+    stage_rounds = max(
+        (len(pools_module.pool_rounds(p)) for p in _pool_list(event, entries)), default=0
+    )
+    return rounds[-1].number >= stage_rounds and rounds[-1].started
+
+
+def _knockout(event: Event, rounds: list[Round], by: Any) -> tuple[str, int]:
+    knockout = [r for r in rounds if r.pairings.filter(match_number__isnull=False).exists()]
+    if any(r.started for r in knockout):
+        raise InvalidInput("The knockout is under way: it advances by itself as games end.")
+    if knockout:
+        delete_rounds(knockout)
+    pool_stage = [r for r in rounds if r not in knockout]
+    _check_round_over(pool_stage[-1])
+    if Pairing.objects.filter(
+        round__in=pool_stage, result=ResultKind.PENDING, cancelled=False
+    ).exists():
+        raise InvalidInput("Every pool game needs its result before the knockout is drawn.")
+    assert event.pool_advance
+    finishing = [
+        [row.id for row in event_standings(event=event, pool=index)]
+        for index in sorted(
+            {p for p in Entry.objects.filter(event=event).values_list("pool", flat=True) if p}
+        )
+    ]
+    bracket = pools_module.pools_knockout(
+        finishing, qualifiers=event.pool_advance, third_place=event.third_place
+    )
+    ids = set(bracket.seeds)
+    entries = {e.id: e for e in Entry.objects.filter(id__in=ids).select_related(*TEAM_PLAYERS)}
+    first = pool_stage[-1].number + 1
+    stored = store_bracket(event=event, bracket=bracket, entries=entries, first_round=first, by=by)
+    return (
+        f"Knockout of {len(ids)} teams: {bracket.games} games in {len(stored)} rounds.",
+        first,
+    )
+
+
+# --- individual progressive -----------------------------------------------------------------
+
+
+def _history(
+    event: Event, before_round: int, entry_of_player: dict[int, int]
+) -> list[ProgressiveRound]:
+    rows = (
+        Pairing.objects.filter(event=event, round__number__lt=before_round)
+        .select_related("round", "home_team", "away_team", "table")
+        .order_by("round__number", "id")
+    )
+    tables: dict[int, list[TableOfFour]] = {}
+    outs: dict[int, list[int]] = {}
+    for row in rows:
+        number = row.round.number
+        if row.result == ResultKind.BYE and row.home_id:
+            outs.setdefault(number, []).append(row.home_id)
+            continue
+        if row.home_team is None or row.away_team is None:
+            continue
+        ns = (row.home_team.player_one_id, row.home_team.player_two_id)
+        ew = (row.away_team.player_one_id, row.away_team.player_two_id)
+        if not all(p in entry_of_player for p in (*ns, *ew)):
+            continue
+        tables.setdefault(number, []).append(
+            TableOfFour(
+                table=row.table.number if row.table else 0,
+                north_south=(entry_of_player[ns[0]], entry_of_player[ns[1]]),
+                east_west=(entry_of_player[ew[0]], entry_of_player[ew[1]]),
+                first_dealer_north_south=row.first_dealer_home,
+            )
+        )
+    from ..pairing.progressive import SitOut
+
+    return [
+        ProgressiveRound(
+            number=n,
+            tables=tuple(tables.get(n, [])),
+            sit_outs=tuple(SitOut(p) for p in outs.get(n, [])),
+        )
+        for n in sorted(set(tables) | set(outs))
+    ]
+
+
+def _progressive(event: Event, number: int, by: Any) -> tuple[str, int]:
+    """A round of new partnerships among the players entered; each partnership is a scoring
+    Team of the club (found again if those two have played together before)."""
+    if not event.rounds:
+        raise InvalidInput("Set the number of rounds of this progressive event first.")
+    if number > event.rounds:
+        raise InvalidInput(f"All {event.rounds} rounds of this event have been generated.")
+    entries = eligible_entries(event)
+    if len(entries) < 4:
+        raise InvalidInput("A progressive round needs at least four players.")
+    everyone = {e.player_id: e.id for e in Entry.objects.filter(event=event, player__isnull=False)}
+    history = _history(event, number, {p: e for p, e in everyone.items() if p is not None})
+    plan = progressive_round([e.id for e in entries], history, number, seed=event.id)
+    by_id = {e.id: e for e in Entry.objects.filter(event=event).select_related("player")}
+    round_ = Round.objects.create(event=event, number=number)
+    tables = tables_ensure(event=event, count=len(plan.tables))
+    rules = event_rules(event)
+    rows = []
+    for table in plan.tables:
+        one, two = (by_id[i].player for i in table.north_south)
+        three, four = (by_id[i].player for i in table.east_west)
+        assert one and two and three and four
+        row = Pairing(
+            event=event,
+            round=round_,
+            table=tables[table.table],
+            home_team=_partnership(event, one, two),
+            away_team=_partnership(event, three, four),
+            first_dealer_home=table.first_dealer_north_south,
+        )
+        rows.append(row)
+    games_for(event=event, pairings=rows, rules=rules, by=by)
+    for out in plan.sit_outs:
+        rows.append(
+            Pairing(event=event, round=round_, home=by_id[out.player], result=ResultKind.BYE)
+        )
+    Pairing.objects.bulk_create(rows)
+    _mark_running(event)
+    outs = f"; {len(plan.sit_outs)} sitting out" if plan.sit_outs else ""
+    return (f"{round_}: {len(plan.tables)} tables{outs}.", number)
+
+
+def _partnership(event: Event, one: Any, two: Any) -> Any:
+    """The partnership as a scoring Team of the club (found again if these two have played
+    together before; then its own order decides who sits North)."""
+    return team_for(club=event.club, player_one=one, player_two=two)

@@ -1,0 +1,138 @@
+"""Registration page: the entries, a team typed in, a CSV import with a preview, check-in,
+withdrawal."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.views.decorators.http import require_POST
+
+from .. import services
+from ..forms import CsvForm, PlayerEntryForm, TeamEntryForm
+from ..models import Entry, Event
+from ..permissions import EventAction, may_on_event
+from ..selectors import entries_of
+from ..services.entries import player_by_name
+from .common import attempt, back, event_page
+
+
+def _page(request: HttpRequest, event: Event, **extra: Any) -> HttpResponse:
+    entries = entries_of(event=event).order_by("status", "seed", "name", "id")
+    form_class = PlayerEntryForm if event.individual else TeamEntryForm
+    context = {
+        "event": event,
+        "entries": entries,
+        "manage": may_on_event(user=request.user, action=EventAction.MANAGE, event=event),
+        "form": form_class(),
+        "csv_form": CsvForm(),
+        **extra,
+    }
+    return render(request, "tournaments/entries.html", context)
+
+
+@event_page()
+def entry_list(request: HttpRequest, event: Event) -> HttpResponse:
+    return _page(request, event)
+
+
+@require_POST
+@event_page()
+def entry_add(request: HttpRequest, event: Event) -> HttpResponse:
+    if event.individual:
+        player_form = PlayerEntryForm(request.POST)
+        if not player_form.is_valid():
+            return _page(request, event, form=player_form)
+        data = player_form.cleaned_data
+        done = attempt(
+            request,
+            lambda: services.entry_register_player(
+                event=event,
+                player=player_by_name(club=event.club, name=data["player"]),
+                seed=data["seed"],
+                rating=data["rating"],
+            ),
+            f"{data['player']} is entered.",
+        )
+    else:
+        form = TeamEntryForm(request.POST)
+        if not form.is_valid():
+            return _page(request, event, form=form)
+        data = form.cleaned_data
+        done = attempt(
+            request,
+            lambda: services.entry_register_team(
+                event=event,
+                player_one=player_by_name(club=event.club, name=data["player_one"]),
+                player_two=player_by_name(club=event.club, name=data["player_two"]),
+                name=data["name"],
+                seed=data["seed"],
+                rating=data["rating"],
+            ),
+            "The team is entered.",
+        )
+    if not done:
+        return _page(
+            request,
+            event,
+            form=(PlayerEntryForm if event.individual else TeamEntryForm)(request.POST),
+        )
+    return back(event, "tournaments:entries")
+
+
+@require_POST
+@event_page()
+def entry_import(request: HttpRequest, event: Event) -> HttpResponse:
+    """First a preview (every row and its problems), then the import on confirmation."""
+    form = CsvForm(request.POST, request.FILES)
+    if not form.is_valid():
+        return _page(request, event, csv_form=form)
+    text = form.text()
+    preview = attempt(request, lambda: services.parse(event=event, text=text))
+    if not preview:
+        return _page(request, event, csv_form=form)
+    if form.cleaned_data.get("confirm") and preview.ok:
+        result = attempt(request, lambda: services.entries_import(event=event, text=text))
+        if result:
+            messages.success(request, f"{len(result.created)} entries imported.")
+            return back(event, "tournaments:entries")
+    confirm = CsvForm(initial={"csv": text, "confirm": True})
+    return _page(request, event, preview=preview, csv_form=confirm)
+
+
+@require_POST
+@event_page()
+def entry_action(request: HttpRequest, event: Event, entry_id: int, action: str) -> HttpResponse:
+    entry = Entry.objects.filter(event=event, id=entry_id).first()
+    if entry is None:
+        raise Http404("No such entry in this event.")
+    if action == "check-in":
+        attempt(request, lambda: services.entry_check_in(entry=entry), f"{entry} checked in.")
+    elif action == "undo-check-in":
+        attempt(request, lambda: services.entry_check_in(entry=entry, checked_in=False))
+    elif action == "withdraw":
+        forfeited = attempt(
+            request,
+            lambda: services.entry_withdraw(
+                entry=entry, by=request.user, reason=request.POST.get("reason", "")
+            ),
+        )
+        if isinstance(forfeited, list):
+            messages.success(
+                request,
+                f"{entry} has withdrawn; {len(forfeited)} unfinished game(s) forfeited.",
+            )
+    else:
+        raise Http404("No such action.")
+    return back(event, "tournaments:entries")
+
+
+@require_POST
+@event_page()
+def entries_check_in_all(request: HttpRequest, event: Event) -> HttpResponse:
+    count = attempt(request, lambda: services.entry_check_in_all(event=event))
+    if count is not None:
+        messages.success(request, f"{0 if count is True else count} entries checked in.")
+    return back(event, "tournaments:entries")

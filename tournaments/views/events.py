@@ -1,0 +1,154 @@
+"""Events: the list, a new event, its page (rounds, generation, standings), its settings and
+rule set, and its bracket."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_POST
+
+from kaiser_club.models import Club
+from kaiser_club.roles import Role
+from kaiser_club.selectors import club_ids_with_role
+
+from .. import services
+from ..forms import EventForm, EventSettingsForm, RulesForm
+from ..models import Event, GenerationJob, Season
+from ..permissions import EventAction, may_on_event
+from ..selectors import bracket_of, entries_of, events_visible_to, latest_job, rounds_of
+from ..standings import event_player_standings, event_standings
+from .common import attempt, back, event_page
+
+
+def _organiser_clubs(request: HttpRequest) -> list[Club]:
+    ids = club_ids_with_role(user=request.user, at_least=Role.ORGANISER)
+    qs = Club.objects.all() if ids is None else Club.objects.filter(id__in=ids)
+    return list(qs.order_by("name"))
+
+
+@login_required
+def event_list(request: HttpRequest) -> HttpResponse:
+    events = events_visible_to(user=request.user).order_by("-date", "-id")[:200]
+    return render(
+        request,
+        "tournaments/event_list.html",
+        {"events": events, "can_create": bool(_organiser_clubs(request))},
+    )
+
+
+@login_required
+def event_create(request: HttpRequest) -> HttpResponse:
+    clubs = _organiser_clubs(request)
+    if not clubs:
+        messages.error(request, "Only a club's organisers can create its events.")
+        return redirect("tournaments:events")
+    seasons = Season.objects.filter(club__in=clubs)
+    form = EventForm(request.POST or None, clubs=clubs, seasons=seasons)
+    if request.method == "POST" and form.is_valid():
+        club = next(c for c in clubs if c.id == form.cleaned_data["club"])
+        event = attempt(
+            request,
+            lambda: services.event_create(
+                club=club,
+                name=form.cleaned_data["name"],
+                date=form.cleaned_data["date"],
+                kind=form.cleaned_data["kind"],
+                format=form.cleaned_data["format"],
+                preset_name=form.cleaned_data["preset"] or None,
+                by=request.user,
+                **form.settings(),
+            ),
+        )
+        if isinstance(event, Event):
+            return back(event)
+    return render(request, "tournaments/event_form.html", {"form": form, "creating": True})
+
+
+@event_page()
+def event_detail(request: HttpRequest, event: Event) -> HttpResponse:
+    manage = may_on_event(user=request.user, action=EventAction.MANAGE, event=event)
+    standings = (
+        event_player_standings(event=event) if event.individual else event_standings(event=event)
+    )
+    return render(
+        request,
+        "tournaments/event_detail.html",
+        {
+            "event": event,
+            "manage": manage,
+            "rounds": rounds_of(event=event),
+            "job": latest_job(event=event),
+            "entry_count": entries_of(event=event).exclude(status="withdrawn").count(),
+            "standings": standings,
+        },
+    )
+
+
+@event_page(EventAction.MANAGE)
+def event_settings(request: HttpRequest, event: Event) -> HttpResponse:
+    seasons = Season.objects.filter(club=event.club)
+    initial = {
+        field: getattr(event, field)
+        for field in EventSettingsForm.base_fields
+        if field not in ("club", "kind", "preset") and hasattr(event, field)
+    }
+    initial["tiebreaks"] = ", ".join(event.tiebreaks)
+    form = EventSettingsForm(
+        request.POST if "settings" in request.POST else None, seasons=seasons, initial=initial
+    )
+    rules = RulesForm(request.POST if "rules" in request.POST else None, rules=event.rules)
+    if request.method == "POST":
+        if (
+            "settings" in request.POST
+            and form.is_valid()
+            and attempt(
+                request,
+                lambda: services.event_update(event=event, **form.settings()),
+                "Settings saved.",
+            )
+        ):
+            return back(event, "tournaments:event-settings")
+        if (
+            "rules" in request.POST
+            and rules.is_valid()
+            and attempt(
+                request,
+                lambda: services.event_change_rules(event=event, changes=rules.changes()),
+                "Rule set saved.",
+            )
+        ):
+            return back(event, "tournaments:event-settings")
+    return render(
+        request,
+        "tournaments/event_settings.html",
+        {"event": event, "form": form, "rules": rules},
+    )
+
+
+@require_POST
+@event_page(EventAction.MANAGE)
+def event_generate(request: HttpRequest, event: Event) -> HttpResponse:
+    job = attempt(request, lambda: services.generation_request(event=event, by=request.user))
+    if request.htmx:  # type: ignore[attr-defined]
+        fresh = latest_job(event=event)
+        return render(request, "tournaments/_job.html", {"event": event, "job": fresh})
+    if isinstance(job, GenerationJob):
+        messages.info(request, "Generation queued.")
+    return back(event)
+
+
+@event_page()
+def event_job(request: HttpRequest, event: Event, job_id: int) -> HttpResponse:
+    job = get_object_or_404(GenerationJob, event=event, id=job_id)
+    return render(request, "tournaments/_job.html", {"event": event, "job": job})
+
+
+@event_page()
+def event_bracket(request: HttpRequest, event: Event) -> HttpResponse:
+    matches = list(bracket_of(event=event))
+    rounds: dict[str, list[object]] = {}
+    for match in matches:
+        rounds.setdefault(str(match.round), []).append(match)
+    return render(request, "tournaments/bracket.html", {"event": event, "rounds": rounds})
