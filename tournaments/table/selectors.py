@@ -1,0 +1,124 @@
+"""What a table shows: its current game, the hands, the pending hand, the acknowledgments.
+
+The current game of a table is the first of its games, in round order, that is still being
+played or whose result the two partnerships have not both acknowledged, unless a later game
+at the table has already begun (then the earlier one is left behind). When every game is
+done, the table waits for its next game and shows the last one.
+
+A page costs a fixed number of queries whatever the number of rounds or hands.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from scoring.choices import GameStatus
+from scoring.models import Game, Hand
+from scoring.services.verification import acknowledged_by_game, pending_hand
+from tournaments.choices import RoundStatus
+from tournaments.models import Event, Pairing, Round, Table
+
+GAME_RELATED = [
+    "game__ns_team",
+    "game__ew_team",
+    "game__north",
+    "game__east",
+    "game__south",
+    "game__west",
+]
+
+
+@dataclass
+class TableNow:
+    table: Table
+    event: Event
+    pairing: Pairing | None = None
+    game: Game | None = None
+    round: Round | None = None
+    hands: list[Hand] = field(default_factory=list)
+    pending: Hand | None = None
+    acknowledged: set[str] = field(default_factory=set)
+    waiting: bool = False  # every game at the table is done: the next one is awaited
+
+    @property
+    def round_started(self) -> bool:
+        return self.round is not None and self.round.status != RoundStatus.READY
+
+    @property
+    def finished(self) -> bool:
+        return self.game is not None and self.game.status == GameStatus.FINISHED
+
+    @property
+    def may_enter(self) -> bool:
+        """A hand can be entered now: the round is on, the game is not over, none waits."""
+        return (
+            self.game is not None
+            and self.round_started
+            and not self.finished
+            and self.pending is None
+            and not self.waiting
+        )
+
+    @property
+    def may_undo(self) -> bool:
+        """The last hand can be undone: none entered since, and the result not yet agreed."""
+        if self.game is None or self.last_hand is None or self.pending is not None:
+            return False
+        if self.game.forfeited_by:
+            return False
+        return not (self.finished and self.acknowledged >= {"ns", "ew"})
+
+    @property
+    def last_hand(self) -> Hand | None:
+        return self.hands[-1] if self.hands else None
+
+
+def _begun(game: Game) -> bool:
+    return game.hand_count > 0 or game.started_at is not None
+
+
+def choose_current(
+    pairings: list[Pairing], acknowledged: dict[int, set[str]]
+) -> tuple[Pairing | None, bool]:
+    """The pairing whose game the table shows, and whether the table waits for a next game."""
+    games = [p for p in pairings if p.game is not None]
+    for index, pairing in enumerate(games):
+        game = pairing.game
+        assert game is not None
+        if game.status == GameStatus.IN_PROGRESS:
+            return pairing, False
+        done = acknowledged.get(game.id, set()) >= {"ns", "ew"}
+        superseded = any(_begun(later.game) for later in games[index + 1 :] if later.game)
+        if not done and not superseded:
+            return pairing, False
+    return (games[-1] if games else None), True
+
+
+def table_current(*, table: Table) -> TableNow:
+    """The table's current game, its round, the acknowledgments; no hands (a write's check)."""
+    pairings = list(
+        Pairing.objects.filter(table=table, game__isnull=False, cancelled=False)
+        .select_related("round", *GAME_RELATED)
+        .order_by("round__number", "id")
+    )
+    finished = [p.game for p in pairings if p.game and p.game.status == GameStatus.FINISHED]
+    acknowledged = acknowledged_by_game(games=finished) if finished else {}
+    pairing, waiting = choose_current(pairings, acknowledged)
+    now = TableNow(table=table, event=table.event, pairing=pairing, waiting=waiting)
+    if pairing is not None and pairing.game is not None:
+        now.game = pairing.game
+        now.round = pairing.round
+        now.acknowledged = acknowledged.get(pairing.game.id, set())
+    return now
+
+
+def table_now(*, table: Table) -> TableNow:
+    """Everything the table page shows (the table comes with its event)."""
+    now = table_current(table=table)
+    pairing = now.pairing
+    if pairing is None or pairing.game is None:
+        return now
+    game = pairing.game
+    now.hands = list(Hand.objects.filter(game=game).order_by("number"))
+    now.pending = pending_hand(game_id=game.id) if not now.finished else None
+    return now

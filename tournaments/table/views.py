@@ -1,0 +1,459 @@
+"""The table page and its endpoints. Thin: find the table, check the access, call one scoring
+service, answer with the new board (server-rendered HTML) and the state the page's script
+keeps. Errors are KaiserErrors, answered as JSON in the request's language."""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable
+from functools import wraps
+from typing import Any
+
+from django.db.models import Q
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
+from django.templatetags.static import static
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_GET, require_POST
+
+from kaiser_club.errors import Conflict, InvalidInput, KaiserError, NotAllowed
+from kaiser_club.roles import Role
+from kaiser_club.selectors import club_ids_with_role
+from scoring import services
+from scoring.convert import game_rules
+from scoring.errors import ClientIdReused, StaleGame
+from scoring.models import Game, Hand
+from scoring.services import verification
+from tournaments.choices import EventKind, EventStatus
+from tournaments.models import Pairing, Table
+from tournaments.services.tables import normalise_code
+
+from . import entry as read
+from .access import (
+    Access,
+    access_for,
+    code_lookups_blocked,
+    count_failed_lookup,
+    issue_grant,
+    table_for_code,
+    writer_label,
+)
+from .present import (
+    end_reason_text,
+    entry_json,
+    form_choices,
+    hand_row,
+    page_state,
+    preview_context,
+    seats,
+    team_name,
+)
+from .selectors import TableNow, table_current, table_now
+
+View = Callable[..., HttpResponse]
+
+
+# --- Reaching a table ---------------------------------------------------------------------------
+
+
+@require_GET
+def open_table(request: HttpRequest) -> HttpResponse:
+    """``/t/``: type a table's code; a signed-in member also sees the tables they may open."""
+    typed = request.GET.get("code", "")
+    if typed.strip():
+        cleaned = normalise_code(typed)
+        if cleaned:
+            return redirect("table:enter", code=cleaned)
+        return render(request, "table/open.html", {"unknown": True, "typed": typed}, status=404)
+    return render(request, "table/open.html", {"tables": _member_tables(request)})
+
+
+def _member_tables(request: HttpRequest) -> list[Table]:
+    """The tables of running events this member may open (see ``access.member_may_open``)."""
+    if not request.user.is_authenticated:
+        return []
+    nights = club_ids_with_role(user=request.user, at_least=Role.SCOREKEEPER)
+    tournaments = club_ids_with_role(user=request.user, at_least=Role.ORGANISER)
+    tables = Table.objects.filter(event__status=EventStatus.RUNNING)
+    if nights is not None and tournaments is not None:  # None: staff, every club
+        tables = tables.filter(
+            Q(event__kind=EventKind.CLUB_NIGHT, event__club_id__in=nights)
+            | Q(event__club_id__in=tournaments)
+        )
+    return list(
+        tables.select_related("event", "event__club").order_by("event__date", "event_id", "number")[
+            :300
+        ]
+    )
+
+
+@never_cache
+@require_GET
+def enter(request: HttpRequest, code: str) -> HttpResponse:
+    """``/t/<code>/`` (the QR link): the code grants this device the table, then its page."""
+    if code_lookups_blocked(request):
+        return render(request, "table/open.html", {"blocked": True}, status=429)
+    table = table_for_code(code)
+    if table is None:
+        count_failed_lookup(request)
+        return render(request, "table/open.html", {"unknown": True, "typed": code}, status=404)
+    response = redirect("table:page", table_id=table.id)
+    issue_grant(response, request, table)
+    return response
+
+
+def _table(table_id: int) -> Table:
+    table = Table.objects.select_related("event", "event__club").filter(id=table_id).first()
+    if table is None:
+        raise Http404(_("There is no such table."))
+    return table
+
+
+# --- The page -----------------------------------------------------------------------------------
+
+
+@never_cache
+@require_GET
+def page(request: HttpRequest, table_id: int) -> HttpResponse:
+    table = _table(table_id)
+    access = access_for(request, table)
+    if not access.allowed:
+        return render(request, "table/open.html", {"refused": True, "table": table}, status=403)
+    now = table_now(table=table)
+    context = _board_context(request, now)
+    context["config"] = {
+        "state": context["state"],
+        "urls": _urls(table.id),
+        "text": _script_text(),
+    }
+    return render(request, "table/page.html", context)
+
+
+@never_cache
+@require_GET
+def board(request: HttpRequest, table_id: int) -> HttpResponse:
+    table = _table(table_id)
+    if not access_for(request, table).allowed:
+        return JsonResponse({"detail": _refused_text(), "code": "not_allowed"}, status=403)
+    return JsonResponse(_answer(request, table_now(table=table)))
+
+
+@never_cache
+@require_GET
+def state(request: HttpRequest, table_id: int) -> HttpResponse:
+    table = _table(table_id)
+    if not access_for(request, table).allowed:
+        return JsonResponse({"detail": _refused_text(), "code": "not_allowed"}, status=403)
+    now = table_now(table=table)
+    return JsonResponse({"state": page_state(now, verification=table.event.verification)})
+
+
+def _refused_text() -> str:
+    return _(
+        "This device may not write this table: scan the table's QR code or type its code again."
+    )
+
+
+def _urls(table_id: int) -> dict[str, str]:
+    names = ["board", "state", "preview", "hands", "confirm", "discard", "undo", "acknowledge"]
+    urls = {name: reverse(f"table:{name}", args=[table_id]) for name in names}
+    urls["sw"] = reverse("table:sw")
+    urls["page"] = reverse("table:page", args=[table_id])
+    return urls
+
+
+def _script_text() -> dict[str, str]:
+    """The page script's sentences, in the page's language."""
+    return {
+        "online": _("Online"),
+        "offline": _("Offline: hands are kept on this device"),
+        "waiting_one": _("1 hand waiting to be sent"),
+        "waiting_many": _("%(count)s hands waiting to be sent"),
+        "changes_one": _("1 change waiting to be sent"),
+        "changes_many": _("%(count)s changes waiting to be sent"),
+        "sending": _("Sending…"),
+        "queued": _("Saved on this device; it will be sent when the connection returns."),
+        "queued_row": _("waiting to send"),
+        "conflict": _("Hand %(number)s was not accepted by the server:"),
+        "conflict_discard": _("Discard it"),
+        "conflict_edit": _("Enter it again"),
+        "no_preview": _("Offline: the server will check this hand when the connection returns."),
+        "card_no_tricks": _(
+            "%(team)s took no tricks, so it cannot have taken the %(card)s: "
+            "%(other)s took all eight tricks and both cards."
+        ),
+        "forced_dealer": _("A forced bid is the dealer's: %(dealer)s deals this hand."),
+        "same_partnership": _(
+            "%(seat)s is a partner of the player who entered this hand: a player of "
+            "%(team)s confirms it."
+        ),
+        "pending_title": _("Hand %(number)s: to be confirmed"),
+        "pending_help": _(
+            "A player of %(team)s checks the hand and confirms it by choosing their seat."
+        ),
+        "not_right": _("Not right: enter it again"),
+        "undo_label": _("Undo hand %(number)s"),
+        "undo_again": _("Tap again to undo hand %(number)s"),
+        "ns": _("North–South"),
+        "ew": _("East–West"),
+        "seat0": _("North"),
+        "seat1": _("East"),
+        "seat2": _("South"),
+        "seat3": _("West"),
+        "clock_ten": _("10 minutes left"),
+        "clock_five": _("5 minutes left"),
+        "clock_zero": _("Time: finish this hand"),
+        "clock_paused": _("Clock paused"),
+        "refused_device": _refused_text(),
+        "error": _("Something went wrong on the server; the hand is kept and will be sent again."),
+    }
+
+
+def _board_context(request: HttpRequest, now: TableNow) -> dict[str, Any]:
+    game = now.game
+    event = now.event
+    context: dict[str, Any] = {
+        "table": now.table,
+        "event": event,
+        "now": now,
+        "club_night": event.kind == EventKind.CLUB_NIGHT,
+        "verification": event.verification,
+        "state": page_state(now, verification=event.verification),
+    }
+    if game is None:
+        return context
+    rules = game_rules(game)
+    context.update(
+        {
+            "game": game,
+            "rules": rules,
+            "seats": seats(game),
+            "rows": [hand_row(h) for h in now.hands],
+            "choices": form_choices(rules),
+            "ns_name": team_name("ns"),
+            "ew_name": team_name("ew"),
+            "raised_target": rules.raised_target,
+            "target_raised": rules.raised_target is not None and game.target == rules.raised_target,
+            "winner_name": team_name(game.winner) if game.winner else "",
+            "reason_text": end_reason_text(game.end_reason) if game.end_reason else "",
+            "may_undo": now.may_undo,
+        }
+    )
+    if now.pending is not None:
+        pending = now.pending
+        context["pending_row"] = hand_row(pending)
+        context["pending_entry"] = entry_json(pending)
+        entered = pending.entered_by_seat
+        context["pending_entered"] = entered
+        context["confirm_team"] = (
+            team_name("ew" if entered in (0, 2) else "ns") if entered is not None else ""
+        )
+    return context
+
+
+def _answer(request: HttpRequest, now: TableNow, **extra: Any) -> dict[str, Any]:
+    context = _board_context(request, now)
+    html = render_to_string("table/_board.html", context, request=request)
+    return {"board": html, "state": context["state"], **extra}
+
+
+# --- Writes ------------------------------------------------------------------------------------
+
+
+def table_endpoint(view: Callable[..., dict[str, Any]]) -> View:
+    """POST only; the table found and its access checked; KaiserErrors answered as JSON."""
+
+    @wraps(view)
+    @never_cache
+    @require_POST
+    def wrapped(request: HttpRequest, table_id: int) -> HttpResponse:
+        table = _table(table_id)
+        access = access_for(request, table)
+        try:
+            if not access.allowed:
+                raise NotAllowed(_refused_text())
+            data = read.body(request)
+            answer = view(request, table, access, data)
+        except KaiserError as exc:
+            message = _reader_text(exc)
+            payload = {"detail": message, "code": exc.code, **exc.field_errors, **exc.extra}
+            return JsonResponse(payload, status=exc.status)
+        return JsonResponse(answer)
+
+    return wrapped
+
+
+def _reader_text(exc: KaiserError) -> str:
+    """The scoring services write a few of their sentences in English only; the table page
+    says those in its own language (the rest come translated already)."""
+    if isinstance(exc, StaleGame):
+        return _(
+            "The game moved on meanwhile: a hand was entered or corrected elsewhere. Check the "
+            "score sheet, then enter this hand again if it is still missing."
+        )
+    if isinstance(exc, ClientIdReused):
+        return _("This entry's id was already used for another hand: enter the hand again.")
+    return exc.message
+
+
+def _current(table: Table, data: dict[str, Any]) -> tuple[TableNow, Game]:
+    """The table's current game, which must be the game the page wrote for (no hands read:
+    the answer reads the table again after the write)."""
+    now = table_current(table=table)
+    game_id = read.whole_number(data, "game_id")
+    if now.game is None or now.game.id != game_id:
+        raise Conflict(
+            _(
+                "This table has moved on to another game since this was entered. "
+                "Check the score sheet of the game it was for with the organiser."
+            ),
+            code="table_moved_on",
+        )
+    return now, now.game
+
+
+def _by(request: HttpRequest, access: Access) -> Any:
+    return request.user if access.by_role and request.user.is_authenticated else None
+
+
+@table_endpoint
+def preview(
+    request: HttpRequest, table: Table, access: Access, data: dict[str, Any]
+) -> dict[str, Any]:
+    _now, game = _current(table, data)
+    before, after = verification.hand_preview(game=game, entry=read.hand_entry(data))
+    html = render_to_string("table/_preview.html", preview_context(before, after), request=request)
+    return {"preview": html}
+
+
+@table_endpoint
+def hands(
+    request: HttpRequest, table: Table, access: Access, data: dict[str, Any]
+) -> dict[str, Any]:
+    client_id = read.client_id(data)
+    game_id = read.whole_number(data, "game_id")
+    now = table_current(table=table)
+    if now.game is None or now.game.id != game_id:
+        # A retry of a hand that reached the server before the table moved on: done already.
+        if Hand.with_pending.filter(game_id=game_id, client_id=client_id).exists():
+            return _answer(request, table_now(table=table), created=False)
+        _current(table, data)
+    assert now.game is not None
+    if not now.round_started:
+        raise InvalidInput(
+            _("The round has not started: hands can be entered once the organiser starts it.")
+        )
+    recorded = verification.hand_enter(
+        game_id=now.game.id,
+        entry=read.hand_entry(data),
+        client_id=client_id,
+        number=read.optional_number(data, "number"),
+        entered_by_seat=read.optional_seat(data, "entered_by_seat"),
+        verify=table.event.verification,
+        by=_by(request, access),
+        by_label=writer_label(request, table, access),
+    )
+    return _answer(
+        request,
+        table_now(table=table),
+        created=recorded.created,
+        number=recorded.hand.number,
+        pending=recorded.hand.status == "pending",
+    )
+
+
+@table_endpoint
+def confirm(
+    request: HttpRequest, table: Table, access: Access, data: dict[str, Any]
+) -> dict[str, Any]:
+    _now, game = _current(table, data)
+    seat = read.seat(data, "seat")
+    number = read.whole_number(data, "number")
+    verification.hand_confirm(
+        game_id=game.id,
+        number=number,
+        seat=seat,
+        by=_by(request, access),
+        by_label=writer_label(request, table, access),
+    )
+    return _answer(request, table_now(table=table))
+
+
+@table_endpoint
+def discard(
+    request: HttpRequest, table: Table, access: Access, data: dict[str, Any]
+) -> dict[str, Any]:
+    _now, game = _current(table, data)
+    number = read.whole_number(data, "number")
+    if not Hand.with_pending.filter(game=game, client_id=read.client_id(data)).exists():
+        # a retry: that entry is gone already
+        return _answer(request, table_now(table=table), discarded=False)
+    verification.hand_discard(
+        game_id=game.id,
+        number=number,
+        by=_by(request, access),
+        by_label=writer_label(request, table, access),
+        reason=str(data.get("reason", ""))[:300],
+    )
+    return _answer(request, table_now(table=table), discarded=True)
+
+
+@table_endpoint
+def undo(
+    request: HttpRequest, table: Table, access: Access, data: dict[str, Any]
+) -> dict[str, Any]:
+    _now, game = _current(table, data)
+    number = read.whole_number(data, "number")
+    client_id = read.client_id(data)
+    if not Hand.with_pending.filter(game=game, client_id=client_id).exists():
+        # a retry: that hand is gone already
+        return _answer(request, table_now(table=table), undone=False)
+    services.hand_undo_last(
+        game_id=game.id,
+        number=number,
+        by=_by(request, access),
+        by_label=writer_label(request, table, access),
+    )
+    return _answer(request, table_now(table=table), undone=True)
+
+
+@table_endpoint
+def acknowledge(
+    request: HttpRequest, table: Table, access: Access, data: dict[str, Any]
+) -> dict[str, Any]:
+    game_id = read.whole_number(data, "game_id")
+    if not Pairing.objects.filter(table=table, game_id=game_id).exists():
+        raise NotAllowed(_("That game was not played at this table."))
+    verification.game_acknowledge(
+        game_id=game_id,
+        team=read.team(data),
+        by=_by(request, access),
+        by_label=writer_label(request, table, access),
+    )
+    return _answer(request, table_now(table=table))
+
+
+# --- The service worker --------------------------------------------------------------------------
+
+
+@require_GET
+def service_worker(request: HttpRequest) -> HttpResponse:
+    """Served from ``/table/`` so that its scope covers the table pages; it names the hashed
+    static files it keeps, so a new release replaces them."""
+    assets = [
+        static("table/table.css"),
+        static("table/table.js"),
+        static("table/queue.js"),
+        static("table/clock.js"),
+    ]
+    response = render(
+        request,
+        "table/sw.js",
+        {"assets": assets, "version": hashlib.sha256("|".join(assets).encode()).hexdigest()[:12]},
+        content_type="application/javascript",
+    )
+    response["Cache-Control"] = "no-cache"
+    return response
