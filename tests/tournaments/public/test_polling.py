@@ -1,0 +1,155 @@
+"""An open page refreshes its live part every 3 seconds: the part carries an ETag from the
+event's version, an unchanged part answers 304 for one query, and a confirmed hand (not a
+pending one) changes it."""
+
+from __future__ import annotations
+
+import re
+import uuid
+
+import pytest
+from django.core.cache import cache
+from django.db import connection
+from django.test import TestCase
+from django.test.utils import CaptureQueriesContext
+
+from kaiser_club.models import Player
+from scoring.rules import Seat
+from scoring.rules import Team as Side
+from scoring.services.verification import hand_confirm, hand_enter
+from tournaments import services
+from tournaments.models import Pairing
+
+from ..helpers import win_game
+from .world import hall, hand, live_game, results
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def _empty_cache():
+    cache.clear()
+
+
+@pytest.fixture
+def open_game():
+    made = hall("ABCD", format="swiss", verification=True)
+    results(made, [("A", "B", 52, 30), ("C", "D", 52, 40)], round=1)
+    now = live_game(made, "A", "C", round=2, table_number=1)
+    return made, now
+
+
+PARTS = ["", "standings/", "live/", "rounds/2/", "projector/", "bracket/", "game", "team", "player"]
+
+
+def part_url(made, now, page: str) -> str:
+    team = made["A"].team
+    assert team is not None
+    Player.objects.filter(id=team.player_one_id).update(is_public=True)
+    page = {
+        "game": f"games/{now.id}/",
+        "team": f"teams/{made['A'].id}/",
+        "player": f"players/{team.player_one_id}/",
+    }.get(page, page)
+    return f"/e/{made.event.id}/{page}?part=1"
+
+
+def test_the_full_page_polls_its_part_every_three_seconds(client, open_game):
+    made, _ = open_game
+    html = client.get(f"/e/{made.event.id}/standings/").content.decode()
+    assert f'hx-get="/e/{made.event.id}/standings/?part=1"' in html
+    assert 'hx-trigger="every 3s"' in html
+    sorted_page = client.get(f"/e/{made.event.id}/standings/?sort=name").content.decode()
+    assert f'hx-get="/e/{made.event.id}/standings/?sort=name&amp;part=1"' in sorted_page
+
+
+@pytest.mark.parametrize("page", PARTS)
+def test_an_unchanged_part_answers_304_for_one_query(client, open_game, page):
+    made, now = open_game
+    url = part_url(made, now, page)
+    first = client.get(url)
+    assert first.status_code == 200 and first["ETag"]
+    assert "<html" not in first.content.decode()  # the part alone
+    with CaptureQueriesContext(connection) as ctx:
+        again = client.get(url, HTTP_IF_NONE_MATCH=first["ETag"])
+    assert again.status_code == 304
+    assert len(ctx.captured_queries) == 1
+
+
+def test_the_part_keeps_no_part_in_its_sort_links(client, open_game):
+    made, _ = open_game
+    html = client.get(f"/e/{made.event.id}/standings/?part=1").content.decode()
+    assert "part=1" not in html
+    assert "?sort=" in html
+
+
+def test_the_etag_depends_on_the_language(client, open_game):
+    made, _ = open_game
+    url = f"/e/{made.event.id}/live/?part=1"
+    english = client.get(url)["ETag"]
+    french = client.get(url, HTTP_ACCEPT_LANGUAGE="fr")["ETag"]
+    assert english != french
+
+
+def test_a_confirmed_hand_changes_the_part_and_a_pending_one_does_not_show(client, open_game):
+    made, now = open_game
+    assert now.game_id is not None
+    url = f"/e/{made.event.id}/live/?part=1"
+    first = client.get(url)
+    assert '<span class="home-score">0</span>' in first.content.decode()
+    with TestCase.captureOnCommitCallbacks(execute=True):
+        hand_enter(
+            game_id=now.game_id,
+            entry=hand(Side.NS),
+            client_id=uuid.uuid4(),
+            entered_by_seat=Seat.NORTH,
+            verify=True,
+        )
+    pending = client.get(url, HTTP_IF_NONE_MATCH=first["ETag"])
+    if pending.status_code == 200:  # the game row moved; the score did not
+        assert '<span class="home-score">0</span>' in pending.content.decode()
+    etag = pending["ETag"] if pending.status_code == 200 else first["ETag"]
+    with TestCase.captureOnCommitCallbacks(execute=True):
+        hand_confirm(game_id=now.game_id, number=1, seat=Seat.EAST)
+    confirmed = client.get(url, HTTP_IF_NONE_MATCH=etag)
+    assert confirmed.status_code == 200
+    assert '<span class="home-score">9</span>–<span class="away-score">1</span>' in (
+        confirmed.content.decode()
+    )
+
+
+def test_an_organisers_forfeit_changes_the_standings_part(client, open_game):
+    made, now = open_game
+    url = f"/e/{made.event.id}/standings/?part=1"
+    first = client.get(url)
+    services.pairing_forfeit(pairing=Pairing.objects.get(id=now.id), forfeiting="away")
+    second = client.get(url, HTTP_IF_NONE_MATCH=first["ETag"])
+    assert second.status_code == 200
+    # A won round 1 and now C's forfeit: played 2, won 2.
+    assert re.search(
+        r'>A</a></td>\s*<td class="num">2</td>\s*<td class="num">2</td>', (second.content.decode())
+    )
+    assert second["ETag"] != first["ETag"]
+
+
+def test_a_finished_game_moves_the_standings(client, open_game):
+    made, now = open_game
+    assert now.game_id is not None
+    url = f"/e/{made.event.id}/standings/?part=1"
+    first = client.get(url)
+    win_game(now.game_id, Side.EW)  # C, East-West, wins
+    second = client.get(url, HTTP_IF_NONE_MATCH=first["ETag"])
+    assert second.status_code == 200
+    html = second.content.decode()
+    # C won both games now: first; A one win.
+    assert html.index(">C</a>") < html.index(">A</a>")
+
+
+def test_a_rendered_part_is_served_to_the_next_viewer_for_one_query(client, open_game):
+    made, _ = open_game
+    url = f"/e/{made.event.id}/standings/?part=1"
+    first = client.get(url)
+    with CaptureQueriesContext(connection) as ctx:
+        second = client.get(url)  # another phone: no copy of its own yet
+    assert second.status_code == 200 and len(ctx.captured_queries) == 1
+    assert second.content == first.content and second["ETag"] == first["ETag"]

@@ -1,0 +1,249 @@
+"""Reads for the public pages, each a fixed number of queries however big the event.
+
+Only what counts is shown: hands waiting for confirmation are left out (scoring's default
+manager), a game's score is its confirmed score. A player's name is always shown; their page
+and a link to it only when the player made their page public (``Player.is_public``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.db.models import Count, Prefetch, Q, QuerySet
+from django.utils import timezone
+
+from kaiser_club.models import Player
+from scoring.choices import GameStatus
+from scoring.models import Hand
+
+from .. import selectors
+from ..choices import EventKind, ResultKind
+from ..models import Entry, Event, Pairing, Round, Season
+from ..standings.versions import with_versions
+
+PAIRING_RELATED = [*selectors.PAIRING_RELATED, "round"]
+
+
+def public_event(event_id: int) -> Event | None:
+    """The event with its club, season and version fingerprints, if its public pages are on
+    (one query: what a 304 costs)."""
+    return (
+        with_versions(Event.objects.select_related("club", "season"))
+        .filter(pk=event_id, public_pages=True)
+        .first()
+    )
+
+
+def public_season(season_id: int) -> Season | None:
+    """A season whose leaderboard is public: one of its club nights has public pages."""
+    return (
+        Season.objects.select_related("club")
+        .filter(
+            pk=season_id,
+            events__kind=EventKind.CLUB_NIGHT,
+            events__public_pages=True,
+        )
+        .distinct()
+        .first()
+    )
+
+
+def season_events(season: Season) -> QuerySet[Event]:
+    return Event.objects.filter(
+        season=season, kind=EventKind.CLUB_NIGHT, public_pages=True
+    ).order_by("date", "id")
+
+
+def rounds_of(event: Event) -> list[Round]:
+    """Every round with its counts of games, games still playing, and byes (one query)."""
+    return list(
+        Round.objects.filter(event=event)
+        .annotate(
+            games=Count("pairings", filter=Q(pairings__game__isnull=False)),
+            playing=Count(
+                "pairings",
+                filter=Q(
+                    pairings__result=ResultKind.PENDING,
+                    pairings__cancelled=False,
+                    pairings__game__status=GameStatus.IN_PROGRESS,
+                ),
+            ),
+            byes=Count("pairings", filter=Q(pairings__result=ResultKind.BYE)),
+        )
+        .order_by("number")
+    )
+
+
+def current_round(rounds: list[Round]) -> Round | None:
+    """The round the hall is on: the last with games being played, else the last started,
+    else the first (``rounds`` from ``rounds_of``)."""
+    playing = [r for r in rounds if getattr(r, "playing", 0)]
+    if playing:
+        return playing[-1]
+    started = [r for r in rounds if r.started]
+    if started:
+        return started[-1]
+    return rounds[0] if rounds else None
+
+
+def pairings_of_round(round_: Round) -> list[Pairing]:
+    return list(
+        Pairing.objects.filter(round=round_, cancelled=False)
+        .select_related(*PAIRING_RELATED)
+        .order_by("table__number", "match_number", "id")
+    )
+
+
+def live_pairings(event: Event) -> list[Pairing]:
+    """Games being played now, table by table (one query)."""
+    return list(
+        Pairing.objects.filter(
+            event=event,
+            result=ResultKind.PENDING,
+            cancelled=False,
+            game__status=GameStatus.IN_PROGRESS,
+        )
+        .select_related(*PAIRING_RELATED)
+        .order_by("table__number", "round__number", "id")
+    )
+
+
+def now_playing_rows(event: Event) -> list[dict[str, Any]]:
+    """The games being played, as plain values: what the standings' "playing now" column
+    needs, without building a dozen model instances per game (one query)."""
+    rows = (
+        Pairing.objects.filter(
+            event=event,
+            result=ResultKind.PENDING,
+            cancelled=False,
+            game__status=GameStatus.IN_PROGRESS,
+        )
+        .order_by()
+        .values(
+            "home_id",
+            "away_id",
+            "home__name",
+            "away__name",
+            "table__number",
+            "game__ns_score",
+            "game__ew_score",
+            "home_team__player_one_id",
+            "home_team__player_two_id",
+            "away_team__player_one_id",
+            "away_team__player_two_id",
+            "home_team__player_one__name",
+            "home_team__player_two__name",
+            "away_team__player_one__name",
+            "away_team__player_two__name",
+        )
+    )
+    return [dict(row) for row in rows]
+
+
+def bracket_rows(event: Event) -> list[Pairing]:
+    return list(
+        Pairing.objects.filter(event=event, match_number__isnull=False)
+        .select_related(*PAIRING_RELATED)
+        .order_by("match_number")
+    )
+
+
+def pairing_with_hands(event: Event, pairing_id: int) -> Pairing | None:
+    """A game's pairing, its seats' players and its confirmed hands (two queries)."""
+    return (
+        Pairing.objects.filter(event=event, pk=pairing_id)
+        .select_related(
+            *PAIRING_RELATED,
+            "game__north",
+            "game__east",
+            "game__south",
+            "game__west",
+        )
+        .prefetch_related(
+            Prefetch("game__hands", queryset=Hand.objects.order_by("number"), to_attr="sheet")
+        )
+        .first()
+    )
+
+
+def entry_of(event: Event, entry_id: int) -> Entry | None:
+    return (
+        Entry.objects.filter(event=event, pk=entry_id)
+        .select_related("team__player_one", "team__player_two", "player", "club")
+        .first()
+    )
+
+
+def pairings_of_entry(entry: Entry) -> list[Pairing]:
+    return list(
+        Pairing.objects.filter(Q(home=entry) | Q(away=entry), cancelled=False)
+        .select_related(*PAIRING_RELATED)
+        .order_by("round__number", "match_number", "id")
+    )
+
+
+def public_player(player_id: int) -> Player | None:
+    return Player.objects.filter(pk=player_id, is_public=True).first()
+
+
+def pairings_of_player(event: Event, player: Player) -> list[Pairing]:
+    seated = Q()
+    for side in ("home_team", "away_team"):
+        for slot in ("player_one", "player_two"):
+            seated |= Q(**{f"{side}__{slot}": player})
+    return list(
+        Pairing.objects.filter(seated, event=event, cancelled=False)
+        .select_related(*PAIRING_RELATED)
+        .order_by("round__number", "id")
+    )
+
+
+def entries_of(event: Event) -> list[Entry]:
+    return list(
+        Entry.objects.filter(event=event)
+        .select_related("team__player_one", "team__player_two", "player")
+        .order_by("seed", "name", "id")
+    )
+
+
+@dataclass(frozen=True)
+class RoundClock:
+    """The round's clock as the hall sees it: the deadline of the games still running
+    (the latest, when some were given extra minutes), or the time left while paused."""
+
+    state: str  # "running", "paused", "time", "none"
+    deadline: datetime | None = None
+    remaining: int | None = None  # seconds, while paused
+
+    @property
+    def deadline_ms(self) -> int | None:
+        return int(self.deadline.timestamp() * 1000) if self.deadline else None
+
+
+def round_clock(pairings: list[Pairing], now: datetime | None = None) -> RoundClock:
+    now = now or timezone.now()
+    running: list[datetime] = []
+    paused: list[timedelta] = []
+    called = False
+    for pairing in pairings:
+        game = pairing.game
+        if game is None or game.status != GameStatus.IN_PROGRESS:
+            continue
+        deadline = game.deadline
+        if deadline is None:
+            continue
+        if game.time_called_at is not None:
+            called = True
+        elif game.paused_at is not None:
+            paused.append(deadline - game.paused_at)
+        else:
+            running.append(deadline)
+    if running:
+        return RoundClock("running", deadline=max(running))
+    if paused:
+        return RoundClock("paused", remaining=max(0, int(max(paused).total_seconds())))
+    if called:
+        return RoundClock("time")
+    return RoundClock("none")

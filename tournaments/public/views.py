@@ -1,0 +1,388 @@
+"""Public pages of an event: no sign-in, unless the organiser turned them off (then 404).
+
+Every page is a full page the first time and, every 3 seconds, its live part again through
+htmx (``?part=1``). The part carries an ETag made from the event's live version (one query);
+a browser that already has it gets 304 with nothing else read, so an idle hall of phones costs
+one small query each per poll, and a confirmed hand shows on the next one.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable
+from typing import Any
+
+from django.core.cache import cache
+from django.http import Http404, HttpRequest, HttpResponse, QueryDict
+from django.shortcuts import render
+from django.utils import timezone
+from django.utils.cache import get_conditional_response, patch_cache_control, patch_vary_headers
+from django.utils.http import quote_etag
+from django.utils.translation import get_language
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET
+
+from ..choices import Tiebreak
+from ..models import Event
+from ..standings import event_tables, event_versions, season_table, season_version
+from ..standings.versions import Versions
+from . import selectors
+from .bracket import draw
+from .present import GameLine, game_line, now_playing, placing_label, player_name
+from .tables import PlacingsTable, StandingsTable, csv_response
+
+POLL_SECONDS = 3
+# Rendered parts are kept under their ETag (which names the event's version): a part is
+# rendered once per change, whoever asks first, and served from the cache to the rest of the
+# hall. Keys are versioned, so nothing is ever stale; the timeout only clears old versions.
+PART_CACHE_SECONDS = 600
+PROJECTOR_TABLES_PER_PANEL = 12
+PROJECTOR_ROWS_PER_PANEL = 10
+
+Builder = Callable[[Versions], dict[str, Any]]
+
+
+def _event(event_id: int) -> Event:
+    event = selectors.public_event(event_id)
+    if event is None:
+        raise Http404(_("There is no public page for this event."))
+    return event
+
+
+def _etag(request: HttpRequest, version: str) -> str:
+    key = f"{version}|{get_language()}|{request.get_full_path()}"
+    return quote_etag(hashlib.blake2b(key.encode(), digest_size=10).hexdigest())
+
+
+def _poll_url(request: HttpRequest) -> str:
+    query = request.GET.copy()
+    query["part"] = "1"
+    return f"{request.path}?{query.urlencode()}"
+
+
+def _without_part(request: HttpRequest) -> None:
+    """The part is rendered as the page would be: links (table sorting) must not keep
+    ``part``, or a click would open the bare part."""
+    query: QueryDict = request.GET.copy()
+    query.pop("part", None)
+    request.GET = query  # type: ignore[assignment]
+
+
+def _headers(response: HttpResponse) -> HttpResponse:
+    patch_cache_control(response, no_cache=True, private=True)
+    patch_vary_headers(response, ["Accept-Language", "Cookie"])
+    return response
+
+
+def live_page(
+    request: HttpRequest,
+    event: Event,
+    template: str,
+    build: Builder,
+    *,
+    page: str = "public/page.html",
+) -> HttpResponse:
+    """A page whose ``template`` part refreshes itself. ``build`` makes the part's context."""
+    versions = event_versions(event)
+    part = request.GET.get("part") == "1"
+    etag = None
+    if part:
+        etag = _etag(request, versions.live)
+        not_modified = get_conditional_response(request, etag=etag)
+        if not_modified is not None:
+            return _headers(not_modified)
+        rendered = cache.get(_part_key(etag))
+        if rendered is not None:
+            response = HttpResponse(rendered)
+            response["ETag"] = etag
+            return _headers(response)
+        _without_part(request)
+    context = {
+        "event": event,
+        "part_template": template,
+        "poll_url": _poll_url(request) if not part else "",
+        "poll_seconds": POLL_SECONDS,
+        "server_now_ms": int(timezone.now().timestamp() * 1000),
+        **build(versions),
+    }
+    response = render(request, template if part else page, context)
+    if etag is not None:
+        response["ETag"] = etag
+        cache.set(_part_key(etag), response.content.decode(), PART_CACHE_SECONDS)
+    return _headers(response)
+
+
+def _part_key(etag: str) -> str:
+    return f"kaiser:public:part:{etag.strip(chr(34))}"
+
+
+def _lines(pairings: list[Any]) -> list[GameLine]:
+    return [game_line(p) for p in pairings]
+
+
+def _standings_tables(
+    request: HttpRequest, event: Event, versions: Versions
+) -> tuple[Any, list[tuple[str, Any]]]:
+    """The event's standings and the tables that show them (label, table)."""
+    standings = event_tables(event=event, version=versions.results)
+    playing = now_playing(selectors.now_playing_rows(event))
+    sections: list[tuple[str, Any]] = []
+    common: dict[str, Any] = {"event_id": event.id, "now_playing": playing}
+    if standings.kind in ("teams", "players"):
+        table = StandingsTable(
+            standings.rows,
+            order_by_metrics=standings.order_by,
+            players=standings.kind == "players",
+            **common,
+        )
+        sections.append(("", table))
+    for number, rows in standings.pools.items():
+        table = StandingsTable(
+            rows, order_by_metrics=standings.order_by, prefix=f"p{number}-", **common
+        )
+        sections.append((_("Pool %(n)s") % {"n": number}, table))
+    if standings.placings:
+        sections.append((_("Final placings"), PlacingsTable(standings.placings, **common)))
+    return standings, sections
+
+
+def _configure(request: HttpRequest, table: Any) -> Any:
+    import django_tables2 as tables
+
+    tables.RequestConfig(request, paginate=False).configure(table)
+    return table
+
+
+def _order_names(names: list[str]) -> list[str]:
+    labels = dict(Tiebreak.choices)
+    return [str(labels.get(name, name)) for name in names]
+
+
+@require_GET
+def event_home(request: HttpRequest, event_id: int) -> HttpResponse:
+    event = _event(event_id)
+
+    def build(versions: Versions) -> dict[str, Any]:
+        rounds = selectors.rounds_of(event)
+        current = selectors.current_round(rounds)
+        playing = _lines(selectors.live_pairings(event))
+        standings = event_tables(event=event, version=versions.results)
+        leaders = (standings.rows or standings.placings)[:5]
+        return {
+            "rounds": rounds,
+            "current": current,
+            "playing": playing,
+            "clock": selectors.round_clock([line.pairing for line in playing]),
+            "leaders": leaders,
+            "standings_kind": standings.kind,
+            "entries": selectors.entries_of(event) if not rounds else [],
+        }
+
+    return live_page(request, event, "public/_home.html", build)
+
+
+@require_GET
+def standings(request: HttpRequest, event_id: int) -> HttpResponse:
+    event = _event(event_id)
+
+    def build(versions: Versions) -> dict[str, Any]:
+        found, sections = _standings_tables(request, event, versions)
+        return {
+            "sections": [(label, _configure(request, table)) for label, table in sections],
+            "order_names": _order_names(found.order_by),
+            "kind": found.kind,
+        }
+
+    return live_page(request, event, "public/_standings.html", build)
+
+
+@require_GET
+def standings_csv(request: HttpRequest, event_id: int) -> HttpResponse:
+    event = _event(event_id)
+    _, sections = _standings_tables(request, event, event_versions(event))
+    for _label, table in sections:
+        _configure(request, table)
+    return _headers(csv_response(f"standings-{event.id}.csv", sections))
+
+
+@require_GET
+def bracket(request: HttpRequest, event_id: int) -> HttpResponse:
+    event = _event(event_id)
+
+    def build(versions: Versions) -> dict[str, Any]:
+        return {"drawing": draw(selectors.bracket_rows(event))}
+
+    return live_page(request, event, "public/_bracket.html", build)
+
+
+@require_GET
+def round_tables(request: HttpRequest, event_id: int, number: int) -> HttpResponse:
+    event = _event(event_id)
+
+    def build(versions: Versions) -> dict[str, Any]:
+        rounds = selectors.rounds_of(event)
+        chosen = next((r for r in rounds if r.number == number), None)
+        if chosen is None:
+            raise Http404(_("This event has no round %(n)s.") % {"n": number})
+        lines = _lines(selectors.pairings_of_round(chosen))
+        return {
+            "rounds": rounds,
+            "round": chosen,
+            "lines": lines,
+            "clock": selectors.round_clock([line.pairing for line in lines]),
+        }
+
+    return live_page(request, event, "public/_round.html", build)
+
+
+@require_GET
+def game_sheet(request: HttpRequest, event_id: int, pairing_id: int) -> HttpResponse:
+    event = _event(event_id)
+
+    def build(versions: Versions) -> dict[str, Any]:
+        from ..table.present import hand_row
+
+        pairing = selectors.pairing_with_hands(event, pairing_id)
+        if pairing is None:
+            raise Http404(_("This event has no such game."))
+        game = pairing.game
+        hands = [hand_row(h) for h in getattr(game, "sheet", [])] if game is not None else []
+        seats = []
+        if game is not None:
+            seats = [
+                (_("North"), player_name(game.north)),
+                (_("East"), player_name(game.east)),
+                (_("South"), player_name(game.south)),
+                (_("West"), player_name(game.west)),
+            ]
+        return {"line": game_line(pairing), "game": game, "hands": hands, "seats": seats}
+
+    return live_page(request, event, "public/_game.html", build)
+
+
+@require_GET
+def live(request: HttpRequest, event_id: int) -> HttpResponse:
+    event = _event(event_id)
+
+    def build(versions: Versions) -> dict[str, Any]:
+        lines = _lines(selectors.live_pairings(event))
+        return {"lines": lines, "clock": selectors.round_clock([x.pairing for x in lines])}
+
+    return live_page(request, event, "public/_live.html", build)
+
+
+@require_GET
+def team(request: HttpRequest, event_id: int, entry_id: int) -> HttpResponse:
+    event = _event(event_id)
+
+    def build(versions: Versions) -> dict[str, Any]:
+        entry = selectors.entry_of(event, entry_id)
+        if entry is None:
+            raise Http404(_("This event has no such team."))
+        standings = event_tables(event=event, version=versions.results)
+        rows = (
+            standings.rows
+            or standings.placings
+            or [r for rows in standings.pools.values() for r in rows]
+        )
+        row = next((r for r in rows if r.id == entry.id), None)
+        players = []
+        if entry.team is not None:
+            players = [player_name(entry.team.player_one), player_name(entry.team.player_two)]
+        elif entry.player is not None:
+            players = [player_name(entry.player)]
+        return {
+            "entry": entry,
+            "row": row,
+            "placing": placing_label(row.placing) if row is not None else "",
+            "players": players,
+            "lines": _lines(selectors.pairings_of_entry(entry)),
+        }
+
+    return live_page(request, event, "public/_team.html", build)
+
+
+@require_GET
+def player(request: HttpRequest, event_id: int, player_id: int) -> HttpResponse:
+    event = _event(event_id)
+
+    def build(versions: Versions) -> dict[str, Any]:
+        found = selectors.public_player(player_id)
+        if found is None:
+            raise Http404(_("This player's page is not public."))
+        lines = _lines(selectors.pairings_of_player(event, found))
+        standings = event_tables(event=event, version=versions.results)
+        row = next((r for r in standings.rows if r.id == found.id), None)
+        return {
+            "player": found,
+            "lines": lines,
+            "row": row if standings.kind == "players" else None,
+        }
+
+    return live_page(request, event, "public/_player.html", build)
+
+
+@require_GET
+def projector(request: HttpRequest, event_id: int) -> HttpResponse:
+    event = _event(event_id)
+
+    def build(versions: Versions) -> dict[str, Any]:
+        rounds = selectors.rounds_of(event)
+        current = selectors.current_round(rounds)
+        lines = _lines(selectors.pairings_of_round(current)) if current else []
+        standings = event_tables(event=event, version=versions.results)
+        rows = standings.rows or standings.placings
+        if not rows and standings.pools:
+            rows = [r for pool in standings.pools.values() for r in pool]
+        return {
+            "current": current,
+            "clock": selectors.round_clock([line.pairing for line in lines]),
+            "table_panels": _chunks(lines, PROJECTOR_TABLES_PER_PANEL),
+            "standing_panels": _chunks(rows, PROJECTOR_ROWS_PER_PANEL),
+            "standings_kind": standings.kind,
+        }
+
+    return live_page(request, event, "public/_projector.html", build, page="public/projector.html")
+
+
+def _chunks(items: list[Any], size: int) -> list[list[Any]]:
+    return [items[i : i + size] for i in range(0, len(items), size)]
+
+
+@require_GET
+def season(request: HttpRequest, season_id: int) -> HttpResponse:
+    found = selectors.public_season(season_id)
+    if found is None:
+        raise Http404(_("There is no public leaderboard for this season."))
+    version = season_version(found)
+    part = request.GET.get("part") == "1"
+    etag = None
+    if part:
+        etag = _etag(request, version)
+        not_modified = get_conditional_response(request, etag=etag)
+        if not_modified is not None:
+            return _headers(not_modified)
+        _without_part(request)
+    rows = season_table(season=found, version=version)
+    table = StandingsTable(
+        rows,
+        event_id=0,
+        order_by_metrics=found.tiebreaks,
+        now_playing=now_playing([]),  # no games in a leaderboard
+        players=True,
+    )
+    table.exclude = ("now", "seed", "buchholz")
+    context = {
+        "season": found,
+        "table": _configure(request, table),
+        "events": selectors.season_events(found),
+        "order_names": _order_names(found.tiebreaks),
+        "part_template": "public/_season.html",
+        "poll_url": _poll_url(request) if not part else "",
+        "poll_seconds": POLL_SECONDS,
+        "server_now_ms": int(timezone.now().timestamp() * 1000),
+    }
+    response = render(request, "public/_season.html" if part else "public/season.html", context)
+    if etag is not None:
+        response["ETag"] = etag
+    return _headers(response)

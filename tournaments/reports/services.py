@@ -1,0 +1,419 @@
+"""Asking for a PDF, making it, and keeping the jobs moving.
+
+A request is first a ``ReportJob`` row; the Celery message that follows (sent when the
+transaction commits) only carries its id. Everything here is safe to repeat:
+
+- ``report_send`` hands a job to the broker; when the broker is down the job simply stays
+  queued (``sent_at`` empty, ``send_error`` set) and the page says it waits for the job runner.
+- ``report_run`` claims the job with a conditional UPDATE (queued, or running with an expired
+  lease, or running for a worker process on this host that no longer exists), renders it, writes
+  the file to a temporary name and renames it over the subject's file, then marks the job done
+  only if it still holds the claim. A second delivery of the same message finds the job taken or
+  finished and does nothing.
+- ``report_sweep`` (beat) re-sends queued jobs nobody started and takes back running jobs whose
+  lease expired (a worker that died), failing them after ``REPORT_MAX_ATTEMPTS`` tries.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import socket
+import tempfile
+import threading
+import uuid
+from datetime import timedelta
+from pathlib import Path
+from typing import Any
+
+from django.conf import settings
+from django.db import connections, transaction
+from django.db.models import F, Q
+from django.utils import timezone
+from django.utils.text import slugify
+
+from kaiser_club.errors import Conflict, InvalidInput, KaiserError
+from scoring.models import Game
+
+from ..choices import JobStatus
+from ..models import Event, Pairing, ReportJob, ReportKind, Round, Table
+from . import render
+
+log = logging.getLogger(__name__)
+
+ACTIVE = (JobStatus.QUEUED, JobStatus.RUNNING)
+
+
+def running_timeout() -> timedelta:
+    """How long a claimed job may run before the sweep takes it back (its worker died)."""
+    return timedelta(seconds=getattr(settings, "REPORT_RUNNING_TIMEOUT", 120))
+
+
+def stale_after() -> timedelta:
+    """How long a queued job may wait unstarted before the sweep sends it again."""
+    return timedelta(seconds=getattr(settings, "REPORT_RESEND_AFTER", 60))
+
+
+def max_attempts() -> int:
+    return int(getattr(settings, "REPORT_MAX_ATTEMPTS", 3))
+
+
+def media_root() -> Path:
+    return Path(settings.MEDIA_ROOT)
+
+
+# --- Asking -------------------------------------------------------------------------------
+
+
+def subject_for(
+    *,
+    event: Event,
+    kind: ReportKind,
+    round_: Round | None = None,
+    game: Game | None = None,
+    table: Table | None = None,
+) -> str:
+    """What the report is of, as a short key: one file per (event, kind, subject). Refuses a
+    request that lacks what its kind needs, or names something of another event."""
+    if round_ is not None and round_.event_id != event.id:
+        raise InvalidInput(f"{round_} is not a round of {event.name}.")
+    if table is not None and table.event_id != event.id:
+        raise InvalidInput(f"Table {table.number} is not a table of {event.name}.")
+    if game is not None and not Pairing.objects.filter(event=event, game=game).exists():
+        raise InvalidInput(f"Game {game.id} is not a game of {event.name}.")
+    if kind in (ReportKind.STANDINGS, ReportKind.BRACKET):
+        if kind is ReportKind.BRACKET and not (
+            event.is_bracket
+            or Pairing.objects.filter(event=event, match_number__isnull=False).exists()
+        ):
+            raise InvalidInput(f"{event.name} has no bracket: it is not an elimination event.")
+        return ""
+    if kind is ReportKind.ROUND_TABLES:
+        if round_ is None:
+            raise InvalidInput("Choose the round whose tables to print.")
+        return f"round-{round_.number}"
+    if kind is ReportKind.SCORE_SHEET:
+        if game is None:
+            raise InvalidInput("Choose the game whose score sheet to print.")
+        return f"game-{game.id}"
+    if kind is ReportKind.BLANK_SHEETS:
+        if game is not None:
+            return f"game-{game.id}"
+        if round_ is not None:
+            return f"round-{round_.number}"
+        raise InvalidInput("Choose a game (or a whole round) to print blank score sheets for.")
+    return f"table-{table.number}" if table is not None else "all"
+
+
+@transaction.atomic
+def report_request(
+    *,
+    event: Event,
+    kind: ReportKind | str,
+    round_: Round | None = None,
+    game: Game | None = None,
+    table: Table | None = None,
+    by: Any = None,
+    base_url: str = "",
+    language: str = "",
+) -> ReportJob:
+    """Asks for a PDF: a job row now, the Celery task once this transaction commits. The same
+    report already queued or running is returned rather than asked for twice."""
+    try:
+        kind = ReportKind(kind)
+    except ValueError:
+        raise InvalidInput(f"There is no report called {kind!r}.") from None
+    subject = subject_for(event=event, kind=kind, round_=round_, game=game, table=table)
+    Event.objects.select_for_update().filter(id=event.id).first()  # one request at a time
+    waiting = ReportJob.objects.filter(
+        event=event, kind=kind, subject=subject, status__in=ACTIVE
+    ).first()
+    if waiting is not None:
+        if waiting_for_runner(waiting):  # asked again while the broker was away: try again
+            transaction.on_commit(lambda: report_send(job_id=waiting.id))
+        return waiting
+    job = ReportJob.objects.create(
+        event=event,
+        kind=kind,
+        subject=subject,
+        round=round_,
+        game=game,
+        table=table,
+        requested_by=by if getattr(by, "is_authenticated", False) else None,
+        base_url=base_url or getattr(settings, "REPORTS_BASE_URL", ""),
+        language=language,
+    )
+    transaction.on_commit(lambda: report_send(job_id=job.id))
+    return job
+
+
+@transaction.atomic
+def report_rerun(*, job: ReportJob, by: Any = None) -> ReportJob:
+    """Runs a failed job again (and sends a queued one again, in case its message was lost)."""
+    job = ReportJob.objects.select_for_update().get(id=job.id)
+    if job.status == JobStatus.RUNNING:
+        raise Conflict("This report is being made right now; wait for it to finish.")
+    if job.status == JobStatus.DONE:
+        raise Conflict("This report is done. Ask for a new one to print the latest results.")
+    if job.status == JobStatus.FAILED:
+        job.status, job.error, job.attempts = JobStatus.QUEUED, "", 0
+        job.started_at = job.finished_at = job.lease_until = None
+        job.claimed_by = ""
+        job.save(
+            update_fields=[
+                "status",
+                "error",
+                "attempts",
+                "started_at",
+                "finished_at",
+                "lease_until",
+                "claimed_by",
+            ]
+        )
+    transaction.on_commit(lambda: report_send(job_id=job.id))
+    return job
+
+
+def report_send(*, job_id: int) -> bool:
+    """Hands the job to the broker. False (and the job stays queued, for the sweep) when the
+    broker cannot be reached: asking for a report never fails because Redis is down."""
+    from .tasks import render_report_task
+
+    try:
+        render_report_task.apply_async((job_id,), retry=False)
+    except Exception as exc:  # kombu/redis connection errors, OSError: the broker is away
+        if settings.CELERY_TASK_ALWAYS_EAGER:
+            raise  # eager mode has no broker: this is a bug in the task, not an outage
+        log.warning("Report job %s not sent (broker unreachable): %s", job_id, exc)
+        ReportJob.objects.filter(id=job_id).update(send_error=f"{type(exc).__name__}: {exc}"[:300])
+        return False
+    ReportJob.objects.filter(id=job_id).update(sent_at=timezone.now(), send_error="")
+    return True
+
+
+def waiting_for_runner(job: ReportJob, now: Any = None) -> bool:
+    """True when a queued job is not being picked up: never reached the broker, or sent a while
+    ago and still not started (no worker, or the broker lost it). The sweep will send it again."""
+    if job.status != JobStatus.QUEUED:
+        return False
+    now = now or timezone.now()
+    if job.sent_at is None:
+        return bool(job.send_error) or now - job.created_at > timedelta(seconds=5)
+    return now - job.sent_at > timedelta(seconds=15)
+
+
+# --- Running ------------------------------------------------------------------------------
+
+
+def _worker_id() -> str:
+    return f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
+
+
+def _process_gone(claimed_by: str) -> bool:
+    """Whether the claim belongs to a process of this host that no longer runs (a killed
+    worker child); claims of other hosts wait for their lease to expire."""
+    host, _, rest = claimed_by.partition(":")
+    pid_text = rest.partition(":")[0]
+    if host != socket.gethostname() or not pid_text.isdigit():
+        return False
+    pid = int(pid_text)
+    if pid == os.getpid():
+        return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return True
+    except PermissionError:
+        return False
+    return False
+
+
+def claim(job_id: int) -> ReportJob | None:
+    """Takes the job for this process, or None if someone else has it or it is finished."""
+    now = timezone.now()
+    token = _worker_id()
+    taken = {
+        "status": JobStatus.RUNNING,
+        "claimed_by": token,
+        "started_at": now,
+        "lease_until": now + running_timeout(),
+        "attempts": F("attempts") + 1,
+        "error": "",
+    }
+    claimable = Q(status=JobStatus.QUEUED) | Q(
+        status=JobStatus.RUNNING, lease_until__lt=now, attempts__lt=max_attempts()
+    )
+    if not ReportJob.objects.filter(claimable, id=job_id).update(**taken):
+        current = ReportJob.objects.filter(id=job_id).values("status", "claimed_by").first()
+        if (
+            current is None
+            or current["status"] != JobStatus.RUNNING
+            or not _process_gone(current["claimed_by"])
+        ):
+            return None
+        held = ReportJob.objects.filter(
+            id=job_id, status=JobStatus.RUNNING, claimed_by=current["claimed_by"]
+        )
+        if not held.update(**taken):
+            return None
+    return ReportJob.objects.select_related("event", "round", "table").get(id=job_id)
+
+
+def file_name(job: ReportJob) -> str:
+    """The subject's file, relative to MEDIA_ROOT: a newer report of the same kind and
+    subject replaces it."""
+    tail = f"-{job.subject}" if job.subject else ""
+    return f"reports/event-{job.event_id}/{job.kind}{tail}.pdf"
+
+
+def download_name(job: ReportJob) -> str:
+    tail = f"-{job.subject}" if job.subject else ""
+    return f"{slugify(job.event.name) or 'event'}-{job.kind.replace('_', '-')}{tail}.pdf"
+
+
+def write_atomically(relative: str, content: bytes) -> Path:
+    """Writes ``content`` to a temporary file beside ``relative`` and renames it into place, so
+    a reader sees the old file or the new one, never half of one."""
+    target = media_root() / relative
+    target.parent.mkdir(parents=True, exist_ok=True)
+    fd, temp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".part")
+    try:
+        with os.fdopen(fd, "wb") as out:
+            out.write(content)
+            out.flush()
+            os.fsync(out.fileno())
+        os.replace(temp, target)
+    except BaseException:
+        Path(temp).unlink(missing_ok=True)
+        raise
+    return target
+
+
+class LeaseKeeper(threading.Thread):
+    """Extends a running job's lease every quarter of the timeout while this process renders
+    it, so a long PDF (256 blank sheets) is never taken back from a live worker, and a dead
+    worker's job is taken back one timeout after its last beat."""
+
+    def __init__(self, job_id: int, token: str) -> None:
+        super().__init__(name=f"report-lease-{job_id}", daemon=True)
+        self.job_id, self.token = job_id, token
+        self.done = threading.Event()
+
+    def run(self) -> None:
+        every = running_timeout().total_seconds() / 4
+        try:
+            while not self.done.wait(every):
+                ReportJob.objects.filter(
+                    id=self.job_id, status=JobStatus.RUNNING, claimed_by=self.token
+                ).update(lease_until=timezone.now() + running_timeout())
+        except Exception:  # the database away for a moment: the lease may lapse, that is all
+            log.warning("Could not extend the lease of report job %s", self.job_id)
+        finally:
+            connections.close_all()  # this thread's own connection
+
+    def __enter__(self) -> LeaseKeeper:
+        self.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.done.set()
+        self.join(timeout=10)
+
+
+def report_run(*, job_id: int) -> ReportJob | None:
+    """Makes the job's PDF once. Returns the job as it ends, or None if there is no such job."""
+    job = claim(job_id)
+    if job is None:
+        return ReportJob.objects.filter(id=job_id).first()
+    token = job.claimed_by
+    try:
+        with LeaseKeeper(job.id, token):
+            html = render.html_for(job)
+            pdf = render.pdf_from_html(html)
+            relative = file_name(job)
+            write_atomically(relative, pdf.content)
+    except KaiserError as exc:
+        return _fail(job, token, exc.message)
+    except Exception as exc:
+        log.exception("Report job %s failed", job_id)
+        return _fail(job, token, f"The PDF could not be made ({type(exc).__name__}: {exc}).")
+    finished = ReportJob.objects.filter(id=job.id, status=JobStatus.RUNNING, claimed_by=token)
+    done = finished.update(
+        status=JobStatus.DONE,
+        file=relative,
+        pages=pdf.pages,
+        render_ms=pdf.milliseconds,
+        finished_at=timezone.now(),
+        lease_until=None,
+        error="",
+        replaced=False,
+    )
+    if done:
+        ReportJob.objects.filter(
+            event_id=job.event_id,
+            kind=job.kind,
+            subject=job.subject,
+            status=JobStatus.DONE,
+            id__lt=job.id,
+        ).update(replaced=True)
+    job.refresh_from_db()
+    return job
+
+
+def _fail(job: ReportJob, token: str, message: str) -> ReportJob:
+    ReportJob.objects.filter(id=job.id, status=JobStatus.RUNNING, claimed_by=token).update(
+        status=JobStatus.FAILED,
+        error=message[:2000],
+        finished_at=timezone.now(),
+        lease_until=None,
+    )
+    job.refresh_from_db()
+    return job
+
+
+# --- The sweep ----------------------------------------------------------------------------
+
+
+def report_sweep(*, now: Any = None) -> dict[str, int]:
+    """Beat: sends again the queued jobs nobody started, takes back running jobs whose lease
+    expired (their worker died) and fails those tried too often. Stops sending at the first
+    broker error (the next sweep tries again). Returns counts, for the log and the tests."""
+    now = now or timezone.now()
+    counts = {"resent": 0, "taken_back": 0, "failed": 0, "unsent": 0}
+    with transaction.atomic():
+        expired = list(
+            ReportJob.objects.select_for_update(skip_locked=True).filter(
+                status=JobStatus.RUNNING, lease_until__lt=now
+            )
+        )
+        for job in expired:
+            if job.attempts >= max_attempts():
+                job.status, job.finished_at = JobStatus.FAILED, now
+                job.error = (
+                    f"The PDF was started {job.attempts} times and its worker stopped each "
+                    "time before it finished. Press Rerun to try again."
+                )
+                counts["failed"] += 1
+            else:
+                job.status, job.sent_at = JobStatus.QUEUED, None
+                counts["taken_back"] += 1
+            job.lease_until, job.claimed_by = None, ""
+        ReportJob.objects.bulk_update(
+            expired, ["status", "finished_at", "error", "sent_at", "lease_until", "claimed_by"]
+        )
+    taken_back = [job.id for job in expired if job.status == JobStatus.QUEUED]
+    never_sent = Q(sent_at__isnull=True, created_at__lt=now - timedelta(seconds=2))
+    stale = ReportJob.objects.filter(status=JobStatus.QUEUED).filter(
+        never_sent | Q(sent_at__lt=now - stale_after())
+    )
+    to_send = taken_back + [
+        job_id
+        for job_id in stale.order_by("created_at").values_list("id", flat=True)[:500]
+        if job_id not in taken_back
+    ]
+    for index, job_id in enumerate(to_send):
+        if not report_send(job_id=job_id):
+            counts["unsent"] = len(to_send) - index
+            break
+        counts["resent"] += 1
+    return counts

@@ -1,0 +1,169 @@
+"""Standings kept in the Django cache, replaced when a game changes, never by a timeout.
+
+Each entry is stored with the version it was computed from (``versions.py``). When a
+transaction that records, confirms, undoes or corrects a hand commits, scoring sends
+``game_changed``; the receiver here finds the event through the game's pairing and replaces the
+entry if the event's results moved (a finished game, a correction to one); a hand in a game
+still in progress leaves the standings as they are. Readers check the version too (one query),
+so whatever else changes a result (a forfeit or a bye recorded by the organiser, a process
+whose cache the receiver did not reach) is never served stale.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
+
+from django.core.cache import cache
+from django.db.models import OuterRef, Subquery
+
+from scoring.choices import GameStatus, HandAction
+from scoring.models import GameChange
+
+from ..choices import DEFAULT_TIEBREAKS, EventKind, ResultKind
+from ..models import Event, Pairing, Season
+from .queries import (
+    bracket_matches,
+    event_placings,
+    event_player_standings,
+    event_standings,
+    pool_standings,
+    season_leaderboard,
+)
+from .rows import Row
+from .versions import event_versions, season_version, with_versions
+
+log = logging.getLogger(__name__)
+
+PREFIX = "kaiser:standings:v1"
+# What a game in progress records hand by hand: none of it can change a result.
+HANDS_ADDED = (HandAction.RECORD, HandAction.CONFIRM, HandAction.DISCARD)
+T = TypeVar("T")
+
+
+@dataclass
+class EventTables:
+    """Everything the standings of one event show."""
+
+    kind: str  # "teams", "players" (progressive), "placings" (elimination), "pools"
+    order_by: list[str]
+    rows: list[Row] = field(default_factory=list)  # teams or players, ranked
+    pools: dict[int, list[Row]] = field(default_factory=dict)
+    placings: list[Row] = field(default_factory=list)  # elimination (or the pools' knockout)
+
+
+def compute_event_tables(event: Event) -> EventTables:
+    """The event's standings, computed now (a fixed number of queries)."""
+    order_by = list(event.tiebreaks or DEFAULT_TIEBREAKS)
+    if event.individual:
+        return EventTables("players", order_by, rows=event_player_standings(event=event))
+    if event.is_bracket:
+        return EventTables("placings", order_by, placings=event_placings(event=event))
+    if event.format == "pools":
+        has_knockout = bool(bracket_matches(event))
+        return EventTables(
+            "pools",
+            order_by,
+            pools=pool_standings(event=event),
+            placings=event_placings(event=event) if has_knockout else [],
+        )
+    return EventTables("teams", order_by, rows=event_standings(event=event))
+
+
+def _cached(key: str, version: str, compute: Callable[[], T]) -> T:
+    hit = cache.get(key)
+    if hit is not None and hit[0] == version:
+        return hit[1]  # type: ignore[no-any-return]
+    value = compute()
+    cache.set(key, (version, value), timeout=None)
+    return value
+
+
+def event_key(event_id: int) -> str:
+    return f"{PREFIX}:event:{event_id}"
+
+
+def season_key(season_id: int) -> str:
+    return f"{PREFIX}:season:{season_id}"
+
+
+def event_tables(*, event: Event, version: str | None = None) -> EventTables:
+    """The event's standings from the cache when they are still current. ``version``: the
+    event's results version if the caller already has it (otherwise one query reads it)."""
+    version = version or event_versions(event).results
+    return _cached(event_key(event.id), version, lambda: compute_event_tables(event))
+
+
+def season_table(*, season: Season, version: str | None = None) -> list[Row]:
+    version = version or season_version(season)
+    return _cached(season_key(season.id), version, lambda: season_leaderboard(season=season))
+
+
+def refresh_event(event_id: int) -> bool:
+    """Replaces the event's cached standings (and its season's leaderboard) if its results
+    moved. True if anything was recomputed."""
+    event = with_versions(Event.objects.select_related("season").filter(pk=event_id)).first()
+    if event is None:
+        return False
+    version = event_versions(event).results
+    hit = cache.get(event_key(event_id))
+    changed = hit is None or hit[0] != version
+    if changed:
+        cache.set(event_key(event_id), (version, compute_event_tables(event)), timeout=None)
+    season = event.season
+    if changed and season is not None and event.kind == EventKind.CLUB_NIGHT:
+        season_version_now = season_version(season)
+        cache.set(
+            season_key(season.id),
+            (season_version_now, season_leaderboard(season=season)),
+            timeout=None,
+        )
+    return changed
+
+
+def on_game_changed(sender: Any, game_id: int, **kwargs: Any) -> None:
+    """Sent after the hand's transaction committed (and after the events app carried the
+    game's result to its pairing: this receiver is connected after that one). A hand added to a
+    game still being played leaves every result as it was: nothing to do but this one lookup.
+    Anything else (the game ended; a correction or an undo, which may have taken a result
+    back) has the event's standings recomputed by a Celery task, so that the tablet's answer
+    does not wait for them (at once, in the request, when there is no broker)."""
+    try:
+        last_change = GameChange.objects.filter(game_id=OuterRef("game_id")).order_by("-id")
+        row = (
+            Pairing.objects.filter(game_id=game_id)
+            .values("event_id", "result", "game__status")
+            .annotate(last_action=Subquery(last_change.values("action")[:1]))
+            .first()
+        )
+        if row is None:
+            return
+        if (
+            row["result"] == ResultKind.PENDING
+            and row["game__status"] == GameStatus.IN_PROGRESS
+            and row["last_action"] in HANDS_ADDED
+        ):
+            return
+        _queue_refresh(row["event_id"])
+    except Exception:  # the hand is recorded; a reader recomputes from the version anyway
+        log.exception("Could not refresh the standings after game %s changed", game_id)
+
+
+def _queue_refresh(event_id: int) -> None:
+    from .tasks import refresh_standings
+
+    try:  # no retries: with the broker down, the tablet's answer must not wait for it
+        refresh_standings.apply_async(args=(event_id,), retry=False)
+    except Exception:  # no broker: do it here rather than leave it to the next reader
+        log.warning("Could not queue the standings of event %s; computing them now", event_id)
+        refresh_event(event_id)
+
+
+def connect() -> None:
+    from scoring.signals import game_changed
+
+    from . import tasks  # noqa: F401  (registers the task with Celery in every process)
+
+    game_changed.connect(on_game_changed, dispatch_uid="tournaments.standings.cache")

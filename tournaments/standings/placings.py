@@ -1,0 +1,88 @@
+"""Final placings of an elimination bracket: 1st, 2nd, 3rd–4th, 5th–8th… No database here.
+
+A team's placing is decided by the match that ended its event: the losers of one round of
+eliminations share a band as wide as that round has matches, below every band decided later.
+
+- Single elimination: the final's loser is 2nd; each earlier winners' round eliminates its
+  losers (semi-final losers 3rd–4th, quarter-final losers 5th–8th, …). With a third-place game
+  the semi-final losers go on to it: its winner is 3rd, its loser 4th.
+- Double elimination: a winners' bracket loss is not an elimination; the losers' bracket's
+  rounds eliminate (its final's loser 3rd, the round before 4th, then 5th–6th, 7th–8th, …), and
+  the grand final (or its reset, when played) decides 1st and 2nd.
+
+The bands come from the bracket's shape, so a band is right while its round is still being
+played (the first quarter-final loser is already "5th–8th").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+FINAL_STAGES = ("grand_final", "grand_final_reset")
+
+Band = tuple[int, int]
+
+
+@dataclass(frozen=True, slots=True)
+class BracketMatch:
+    """One match as the placings need it. ``feeds_winner`` / ``feeds_loser``: the bracket
+    sends its winner / loser on to another match (the shape). ``winner_goes_on`` /
+    ``loser_goes_on``: that match is still to be played (not cancelled, like an unneeded
+    grand-final reset)."""
+
+    number: int
+    stage: str  # winners, losers, grand_final, grand_final_reset, third_place
+    stage_round: int
+    feeds_winner: bool = False
+    feeds_loser: bool = False
+    winner: int | None = None  # entry ids, once decided
+    loser: int | None = None
+    winner_goes_on: bool = False
+    loser_goes_on: bool = False
+    cancelled: bool = False
+    home: int | None = None
+    away: int | None = None
+
+
+def is_final(match: BracketMatch) -> bool:
+    return match.stage in FINAL_STAGES or (match.stage == "winners" and not match.feeds_winner)
+
+
+def bands(matches: Sequence[BracketMatch]) -> dict[int, tuple[Band | None, Band]]:
+    """For each match that can end an event: (its winner's band or None, its loser's band)."""
+    result: dict[int, tuple[Band | None, Band]] = {}
+    eliminating: dict[int, list[BracketMatch]] = {}
+    for match in matches:
+        if is_final(match):
+            result[match.number] = ((1, 1), (2, 2))
+        elif match.stage == "third_place":
+            result[match.number] = ((3, 3), (4, 4))
+        elif not match.feeds_loser:
+            eliminating.setdefault(match.stage_round, []).append(match)
+    following = 5 if any(m.stage == "third_place" for m in matches) else 3
+    for stage_round in sorted(eliminating, reverse=True):
+        size = len(eliminating[stage_round])
+        band = (following, following + size - 1)
+        for match in eliminating[stage_round]:
+            result[match.number] = (None, band)
+        following += size
+    return result
+
+
+def placings(matches: Sequence[BracketMatch]) -> dict[int, Band]:
+    """Entry id -> band, for each team whose event is over."""
+    by_match = bands(matches)
+    placed: dict[int, Band] = {}
+    for match in matches:
+        if match.cancelled or match.winner is None or match.loser is None:
+            continue
+        found = by_match.get(match.number)
+        if found is None:
+            continue
+        winner_band, loser_band = found
+        if not match.loser_goes_on:
+            placed[match.loser] = loser_band
+        if winner_band is not None and not match.winner_goes_on:
+            placed[match.winner] = winner_band
+    return placed
