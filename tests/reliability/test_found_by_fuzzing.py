@@ -1,0 +1,76 @@
+"""What schemathesis found, each pinned by a plain test so it stays fixed whatever the fuzzer
+draws next time."""
+
+from __future__ import annotations
+
+import base64
+import datetime as dt
+
+import pytest
+from rest_framework.test import APIClient
+
+from kaiser_club.roles import Role
+from tests.factories import member, start_game
+from tests.tournaments.helpers import make_event
+from tournaments import services
+
+pytestmark = pytest.mark.django_db
+
+
+def _basic(username: str, password: str) -> dict[str, str]:
+    token = base64.b64encode(f"{username}:{password}".encode()).decode()
+    return {"Authorization": f"Basic {token}"}
+
+
+@pytest.mark.parametrize(("username", "password"), [("a\x00b", "pw"), ("someone", "p\x00w")])
+def test_a_nul_in_basic_credentials_is_refused_not_a_500(username: str, password: str) -> None:
+    client = APIClient(raise_request_exception=False)
+    response = client.get("/api/games/", headers=_basic(username, password))
+    assert response.status_code == 403
+    assert response.json()["detail"] == "Invalid username/password."
+
+
+def test_an_unknown_api_address_is_a_json_404_and_a_page_elsewhere() -> None:
+    client = APIClient()
+    api = client.get("/api/games/not-a-number/")
+    assert api.status_code == 404
+    assert api["Content-Type"] == "application/json"
+    assert api.json()["code"] == "not_found"
+    page = client.get("/no-such-page/")
+    assert page.status_code == 404
+    assert page["Content-Type"].startswith("text/html")
+
+
+def test_an_event_id_that_is_not_a_number_is_404_not_500() -> None:
+    event = make_event(teams=4)
+    client = APIClient(raise_request_exception=False)
+    client.force_authenticate(member(event.club, Role.ORGANISER))
+    for response in (
+        client.patch("/api/events/4x/", {"name": "x"}, format="json"),
+        client.get("/api/seasons/4x/"),
+    ):
+        assert response.status_code == 404
+        assert response.json()["code"] == "not_found"
+
+
+def test_events_filter_by_format_instead_of_picking_a_renderer() -> None:
+    swiss = make_event(teams=4, format="swiss")
+    services.event_create(
+        club=swiss.club, name="RR", date=dt.date(2026, 12, 1), format="round_robin"
+    )
+    client = APIClient()
+    client.force_authenticate(member(swiss.club, Role.PLAYER))
+    response = client.get("/api/events/", {"format": "swiss"})
+    assert response.status_code == 200  # was 404: DRF read ?format=swiss as a renderer
+    assert [e["id"] for e in response.json()["results"]] == [swiss.id]
+
+
+def test_a_game_without_a_clock_has_a_null_deadline_as_the_schema_says() -> None:
+    game = start_game(preset_name="standard")
+    client = APIClient()
+    client.force_authenticate(member(game.club, Role.PLAYER))
+    row = client.get("/api/games/").json()["results"][0]
+    assert row["deadline"] is None
+    schema = client.get("/api/schema/", {"format": "json"}).json()
+    deadline = schema["components"]["schemas"]["Game"]["properties"]["deadline"]
+    assert deadline.get("nullable") is True
