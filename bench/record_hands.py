@@ -1,0 +1,473 @@
+"""Recording hands three ways, on PostgreSQL: prints figures and ratios, asserts nothing.
+
+    .venv/bin/python bench/record_hands.py            # 10,000 hands each way
+    .venv/bin/python bench/record_hands.py --hands 600
+
+One stream of hands is made first with the rules engine (games of about 15 hands, tournament
+rules: random bidder, bid, no-trump or suit, tricks and the two cards, a forced dealer bid now
+and then; each hand checked with scoring.rules.preview_hand; a new game when one ends or
+reaches 15 hands). The same stream is then written:
+
+  bare SQL  the floor: through psycopg, one transaction per hand, INSERT INTO scoring_hand and
+            UPDATE scoring_game with values the engine worked out beforehand;
+  services  scoring.services.hand_record in this process (lock, replay, checks, audit row);
+  HTTP      POST /api/games/<id>/hands/ to gunicorn (2 workers, production settings in hall
+            mode), one client, one request at a time, through requests.Session.
+
+Games are started before the clock runs; only the hands are timed. The bench makes its own
+database (default kaiser_bench: dropped, created and migrated at the start, dropped at the end
+unless --keep-db), starts gunicorn itself on a free port on 127.0.0.1 and stops it on exit.
+
+Sign-in for HTTP: the session is a signed-in browser session (session cookie + CSRF header),
+made once. HTTP basic auth re-hashes the password on every request (PBKDF2, 1,000,000
+iterations in production: ~0.65 s here), which would measure the hasher, not the app; a short
+basic-auth sample (--basic-sample, default 20 hands) is printed beside it to show that cost.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import secrets
+import signal
+import statistics
+import sys
+import tempfile
+import time
+import uuid
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+SECRET_KEY = "bench-" + secrets.token_urlsafe(40)
+SCOREKEEPER, PASSWORD = "bench-scorekeeper", "bench-" + secrets.token_urlsafe(12)
+HANDS_PER_GAME = 15
+
+
+def parse_args() -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--hands", type=int, default=10_000, help="hands per way (10,000)")
+    parser.add_argument("--db", default="kaiser_bench", help="database to create (dropped!)")
+    parser.add_argument("--pg", default="postgres://postgres@127.0.0.1:5432", help="server URL")
+    parser.add_argument("--workers", type=int, default=2, help="gunicorn workers")
+    parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--basic-sample", type=int, default=20, help="hands with basic auth")
+    parser.add_argument("--keep-db", action="store_true", help="keep the database afterwards")
+    parser.add_argument(
+        "--conn-max-age",
+        type=int,
+        default=0,
+        help="gunicorn's CONN_MAX_AGE, through DATABASE_URL (0, a connection per request, is "
+        "what production gets from a plain DATABASE_URL)",
+    )
+    return parser.parse_args()
+
+
+ARGS = parse_args()
+os.environ.update(
+    DJANGO_SETTINGS_MODULE="kaiser_club.settings.production",
+    DJANGO_SECRET_KEY=SECRET_KEY,
+    DJANGO_HALL_MODE="true",
+    DJANGO_ALLOWED_HOSTS="127.0.0.1",
+    DJANGO_LOG_LEVEL="WARNING",
+    DATABASE_URL=f"{ARGS.pg}/{ARGS.db}",
+)
+os.environ.pop("CELERY_BROKER_URL", None)  # tasks, if any, run eagerly as in the quick start
+
+import _summary as summary  # noqa: E402  (bench/ is on sys.path when run as a script)
+import psycopg  # noqa: E402
+import requests  # noqa: E402
+
+from tests.reliability.stack import gunicorn  # noqa: E402
+
+
+def recreate_database() -> None:
+    with psycopg.connect(f"{ARGS.pg}/postgres", autocommit=True) as admin:
+        admin.execute(f'DROP DATABASE IF EXISTS "{ARGS.db}" WITH (FORCE)')
+        admin.execute(f'CREATE DATABASE "{ARGS.db}"')
+
+
+def drop_database() -> None:
+    with psycopg.connect(f"{ARGS.pg}/postgres", autocommit=True) as admin:
+        admin.execute(f'DROP DATABASE IF EXISTS "{ARGS.db}" WITH (FORCE)')
+
+
+recreate_database()
+
+import django  # noqa: E402
+
+django.setup()
+
+from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY  # noqa: E402
+from django.contrib.auth.models import User  # noqa: E402
+from django.contrib.sessions.backends.db import SessionStore  # noqa: E402
+from django.core.management import call_command  # noqa: E402
+from django.db import connection  # noqa: E402
+from django.utils import timezone  # noqa: E402
+
+from kaiser_club.models import Club, Membership, Player  # noqa: E402
+from kaiser_club.roles import Role  # noqa: E402
+from scoring import services  # noqa: E402
+from scoring.convert import entry_fields, result_fields, state_fields  # noqa: E402
+from scoring.models import Game, Hand, Team  # noqa: E402
+from scoring.rules import (  # noqa: E402
+    Contract,
+    GameState,
+    HandEntry,
+    HandRefused,
+    HandResult,
+    Seat,
+    Suit,
+    apply_hand,
+    new_game,
+    preset,
+    preview_hand,
+)
+
+# --- The stream of hands -----------------------------------------------------------------------
+
+
+@dataclass
+class PlannedGame:
+    first_dealer: Seat
+    hands: list[tuple[HandEntry, HandResult, GameState]] = field(default_factory=list)
+
+
+def random_entry(rng: random.Random, state: GameState) -> HandEntry:
+    """A hand as a table might play it; the caller checks it with the rules engine."""
+    rules = state.rules
+    if rng.random() < 0.08:  # all passed: the dealer must play at the minimum
+        bidder, bid, forced = state.dealer, rules.min_bid, True
+    else:
+        bidder = rng.choice(list(Seat))
+        bid = rng.choices(range(rules.min_bid, 13), weights=[40, 25, 15, 9, 6, 5][: 13 - 7])[0]
+        forced = False
+    no_trump = not forced and rng.random() < 0.12
+    # The bidding team usually takes about the tricks it needs; sometimes it falls short.
+    tricks = max(0, min(8, round(rng.gauss(bid - 2.5, 1.6))))
+    team, other = bidder.team, bidder.team.other
+
+    def holder(share: float) -> Any:
+        if tricks == 0:
+            return other
+        if tricks == 8:
+            return team
+        return team if rng.random() < share else other
+
+    return HandEntry(
+        bidder=bidder,
+        bid=bid,
+        contract=Contract.NO_TRUMP if no_trump else Contract.TRUMP,
+        trump=None if no_trump else rng.choice(list(Suit)),
+        forced=forced,
+        bidding_team_tricks=tricks,
+        five_hearts=holder(0.45 + tricks / 16),
+        three_spades=holder(tricks / 10),
+    )
+
+
+def plan_games(total: int, rng: random.Random) -> list[PlannedGame]:
+    rules = preset("tournament")
+    games: list[PlannedGame] = []
+    made = 0
+    while made < total:
+        planned = PlannedGame(first_dealer=rng.choice(list(Seat)))
+        state = new_game(rules, planned.first_dealer)
+        while made < total and len(planned.hands) < HANDS_PER_GAME and not state.over:
+            entry = random_entry(rng, state)
+            try:
+                result = preview_hand(state, entry)
+            except HandRefused:
+                continue
+            state = apply_hand(state, entry)
+            planned.hands.append((entry, result, state))
+            made += 1
+        games.append(planned)
+    return games
+
+
+# --- The database's people and games -----------------------------------------------------------
+
+
+@dataclass
+class Cast:
+    club: Club
+    teams: list[Team]
+    scorekeeper: User
+
+
+def make_cast() -> Cast:
+    club = Club.objects.create(name="Bench Club", slug="bench", default_preset="tournament")
+    players = [Player.objects.create(name=f"Bench player {i}") for i in range(16)]
+    for player in players:
+        Membership.objects.create(club=club, player=player, role=Role.PLAYER)
+    teams = [
+        Team.objects.create(club=club, name=f"Team {i}", player_one=a, player_two=b)
+        for i, (a, b) in enumerate(zip(players[::2], players[1::2], strict=True))
+    ]
+    user = User.objects.create_user(SCOREKEEPER, password=PASSWORD)
+    keeper = Player.objects.create(name="Bench scorekeeper", user=user)
+    Membership.objects.create(club=club, player=keeper, role=Role.SCOREKEEPER)
+    return Cast(club=club, teams=teams, scorekeeper=user)
+
+
+def start_games(cast: Cast, plans: list[PlannedGame], rng: random.Random) -> list[int]:
+    rules = preset("tournament")
+    ids = []
+    for plan in plans:
+        ns, ew = rng.sample(cast.teams, 2)
+        game = services.game_start(
+            club=cast.club,
+            ns_team=ns,
+            ew_team=ew,
+            first_dealer=plan.first_dealer,
+            rules=rules,
+            preset_name="tournament",
+        )
+        ids.append(game.id)
+    return ids
+
+
+# --- The three ways ----------------------------------------------------------------------------
+
+
+@dataclass
+class Timings:
+    label: str
+    seconds: list[float] = field(default_factory=list)
+    wall: float = 0.0
+
+    @property
+    def per_second(self) -> float:
+        return len(self.seconds) / self.wall
+
+    def quantile(self, q: float) -> float:
+        ordered = sorted(self.seconds)
+        return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+    @property
+    def mean(self) -> float:
+        return statistics.fmean(self.seconds)
+
+
+def timed_hands(
+    label: str, plans: list[PlannedGame], game_ids: list[int], write: Callable[..., None]
+) -> Timings:
+    timings = Timings(label)
+    start = time.perf_counter()
+    for plan, game_id in zip(plans, game_ids, strict=True):
+        for number, (entry, result, state) in enumerate(plan.hands, start=1):
+            before = time.perf_counter()
+            write(game_id, number, entry, result, state)
+            timings.seconds.append(time.perf_counter() - before)
+    timings.wall = time.perf_counter() - start
+    return timings
+
+
+def by_services(cast: Cast) -> Callable[..., None]:
+    def write(
+        game_id: int, number: int, entry: HandEntry, result: HandResult, state: GameState
+    ) -> None:
+        recorded = services.hand_record(
+            game_id=game_id, entry=entry, client_id=uuid.uuid4(), number=number, by=cast.scorekeeper
+        )
+        assert (recorded.game.ns_score, recorded.game.ew_score) == (
+            state.scores.ns,
+            state.scores.ew,
+        )
+
+    return write
+
+
+def hand_json(entry: HandEntry, number: int) -> dict[str, Any]:
+    fields = entry_fields(entry)
+    fields.pop("completed_at")
+    return {**fields, "client_id": str(uuid.uuid4()), "number": number}
+
+
+def by_http(session: requests.Session, base: str) -> Callable[..., None]:
+    def write(
+        game_id: int, number: int, entry: HandEntry, result: HandResult, state: GameState
+    ) -> None:
+        answer = session.post(
+            f"{base}/api/games/{game_id}/hands/", json=hand_json(entry, number), timeout=30
+        )
+        if answer.status_code != 201:
+            raise RuntimeError(f"HTTP {answer.status_code}: {answer.text[:500]}")
+        game = answer.json()["game"]
+        assert (game["ns_score"], game["ew_score"]) == (state.scores.ns, state.scores.ew)
+
+    return write
+
+
+def by_bare_sql(dsn: str) -> tuple[Callable[..., None], Callable[[], None]]:
+    """INSERT the hand row and UPDATE the game row with values worked out beforehand."""
+    columns = [f for f in Hand._meta.concrete_fields if not f.primary_key]
+    insert = (
+        f"INSERT INTO {Hand._meta.db_table} ({', '.join(f.column for f in columns)}) "
+        f"VALUES ({', '.join(['%s'] * len(columns))})"
+    )
+    game_columns = list(state_fields(new_game(preset("tournament"), Seat.NORTH)))
+    update = (
+        f"UPDATE {Game._meta.db_table} SET "
+        + ", ".join(f"{name} = %s" for name in game_columns)
+        + ", ended_at = %s, version = version + 1, updated_at = %s WHERE id = %s"
+    )
+    conn = psycopg.connect(dsn)
+
+    def write(
+        game_id: int, number: int, entry: HandEntry, result: HandResult, state: GameState
+    ) -> None:
+        now = timezone.now()
+        given = {
+            "game_id": game_id,
+            "client_id": uuid.uuid4(),
+            "request_digest": "0" * 64,
+            **entry_fields(entry),
+            **result_fields(result),
+            "completed_at": now,
+            "recorded_at": now,
+            "recorded_by_id": None,
+        }
+        row = [given[f.attname] if f.attname in given else f.get_default() for f in columns]
+        values = state_fields(state)
+        with conn.transaction():
+            conn.execute(insert, row)
+            conn.execute(
+                update,
+                [
+                    *(str(v) if hasattr(v, "value") else v for v in values.values()),
+                    now if state.over else None,
+                    now,
+                    game_id,
+                ],
+            )
+
+    return write, conn.close
+
+
+# --- gunicorn ----------------------------------------------------------------------------------
+
+
+def gunicorn_database_url() -> str:
+    url = os.environ["DATABASE_URL"]
+    if ARGS.conn_max_age:
+        url += f"?conn_max_age={ARGS.conn_max_age}&conn_health_checks=true"
+    return url
+
+
+def signed_in_session(user: User, base: str) -> requests.Session:
+    """A browser's session after signing in: a session cookie and the CSRF cookie + header."""
+    store = SessionStore()
+    store[SESSION_KEY] = str(user.pk)
+    store[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
+    store[HASH_SESSION_KEY] = user.get_session_auth_hash()
+    store.create()
+    csrf = secrets.token_hex(16)  # 32 characters, as Django's CSRF secret
+    session = requests.Session()
+    session.cookies.set("sessionid", store.session_key or "", domain="127.0.0.1")
+    session.cookies.set("csrftoken", csrf, domain="127.0.0.1")
+    session.headers.update({"X-CSRFToken": csrf, "Referer": base + "/"})
+    return session
+
+
+# --- Running and reporting ---------------------------------------------------------------------
+
+
+def count(plans: list[PlannedGame]) -> int:
+    return sum(len(p.hands) for p in plans)
+
+
+def report(rows: list[Timings], extra: Timings | None, plans: list[PlannedGame]) -> None:
+    finished = sum(1 for p in plans if p.hands and p.hands[-1][2].over)
+    version = connection.cursor().connection.info.server_version
+    load = ", ".join(f"{x:.2f}" for x in os.getloadavg())
+    print()
+    print(
+        f"{count(plans):,} hands in {len(plans):,} games ({finished:,} played to the end, "
+        f"the rest stopped at {HANDS_PER_GAME} hands); PostgreSQL "
+        f"{version // 10000}.{version % 10000}; gunicorn {ARGS.workers} workers, "
+        f"CONN_MAX_AGE {ARGS.conn_max_age}"
+    )
+    print(f"{os.cpu_count()} CPUs shared with whatever else runs; load average now {load}")
+    print()
+    header = f"{'way':<28} {'hands':>7} {'hands/s':>9} {'p50 ms':>8} {'p95 ms':>8} {'mean ms':>8}"
+    print(header)
+    print("-" * len(header))
+    for t in [*rows, *([extra] if extra else [])]:
+        print(
+            f"{t.label:<28} {len(t.seconds):>7,} {t.per_second:>9.1f} "
+            f"{t.quantile(0.5) * 1000:>8.2f} {t.quantile(0.95) * 1000:>8.2f} {t.mean * 1000:>8.2f}"
+        )
+    bare, *others = rows
+    for t in rows:
+        ratio = f"{t.mean / bare.mean:.1f}x bare SQL" if t is not bare else "the floor"
+        summary.add("record hands", f"{t.label}: hands/s", t.per_second, "/s", ratio)
+        summary.add("record hands", f"{t.label}: p50", t.quantile(0.5) * 1000, "ms")
+        summary.add("record hands", f"{t.label}: p95", t.quantile(0.95) * 1000, "ms")
+    print()
+    print(f"{'ratio to bare SQL':<28} {'time/hand':>10} {'p50':>8} {'p95':>8}")
+    for t in others:
+        print(
+            f"{t.label + ' / bare SQL':<28} {t.mean / bare.mean:>9.1f}x "
+            f"{t.quantile(0.5) / bare.quantile(0.5):>7.1f}x "
+            f"{t.quantile(0.95) / bare.quantile(0.95):>7.1f}x"
+        )
+
+
+def main() -> None:
+    rng = random.Random(ARGS.seed)
+    print(f"Database {ARGS.db}: created; migrating ...", flush=True)
+    call_command("migrate", verbosity=0)
+    cast = make_cast()
+    plans = plan_games(ARGS.hands, rng)
+    print(f"Planned {count(plans):,} hands in {len(plans):,} games.", flush=True)
+
+    dsn = f"{ARGS.pg}/{ARGS.db}"
+    bare_write, bare_close = by_bare_sql(dsn)
+    ids = start_games(cast, plans, rng)
+    print("bare SQL ...", flush=True)
+    bare = timed_hands("bare SQL (psycopg)", plans, ids, bare_write)
+    bare_close()
+
+    ids = start_games(cast, plans, rng)
+    print("services ...", flush=True)
+    by_service = timed_hands("services.hand_record", plans, ids, by_services(cast))
+
+    log = Path(tempfile.mkstemp(prefix="bench-gunicorn-", suffix=".log")[1])
+    env = {**os.environ, "DATABASE_URL": gunicorn_database_url()}
+    basic: Timings | None = None
+    with gunicorn(env, log, workers=ARGS.workers, access_log=False) as server:
+        ids = start_games(cast, plans, rng)
+        session = signed_in_session(cast.scorekeeper, server.url)
+        print(f"HTTP (gunicorn on {server.url}) ...", flush=True)
+        http = timed_hands("HTTP API (session)", plans, ids, by_http(session, server.url))
+        if ARGS.basic_sample:
+            sample = plan_games(ARGS.basic_sample, random.Random(ARGS.seed + 1))
+            ids = start_games(cast, sample, rng)
+            plain = requests.Session()
+            plain.auth = (SCOREKEEPER, PASSWORD)
+            print(f"HTTP with basic auth, {ARGS.basic_sample} hands ...", flush=True)
+            basic = timed_hands("HTTP API (basic auth)", sample, ids, by_http(plain, server.url))
+
+    assert Hand.objects.count() == 3 * count(plans) + (ARGS.basic_sample or 0)
+    report([bare, by_service, http], basic, plans)
+
+
+def _stop_on_signal(signum: int, frame: Any) -> None:
+    raise SystemExit(128 + signum)
+
+
+if __name__ == "__main__":
+    signal.signal(signal.SIGTERM, _stop_on_signal)
+    try:
+        main()
+    finally:
+        connection.close()
+        if not ARGS.keep_db:
+            drop_database()

@@ -1,0 +1,493 @@
+"""Standings of a big event, and the public standings page under load, on PostgreSQL: prints
+figures and ratios, asserts nothing.
+
+    .venv/bin/python bench/standings.py                 # 512 teams, 5,000 finished games
+    .venv/bin/python bench/standings.py --teams 64 --games 500 --duration 5
+
+The event: ``--teams`` teams in a Swiss, ``--games`` finished games in rounds of teams/2 games
+(circle-method pairings, seeded random scores: the winner reaches 52, one game in ten is won on
+time below 52), written with bulk_create as games, pairings and results; then one more round
+being played (``--playing`` games, each with a live score). Standings are timed in this
+process: computed (every metric of the registry, head-to-head and Buchholz included; and the
+default order), read through the cache cold and warm, and the one-query version stamp.
+
+Then gunicorn (production settings, hall mode, ``--workers`` workers, the cache on Redis when
+``--redis`` is given, else each worker's own memory) serves, on a free port of 127.0.0.1:
+the public standings page, its htmx part (a 200 each time), the part answered 304 (what an
+open page costs while nothing changes), and a static file through WhiteNoise in the same
+server: the ceiling. Each is loaded by ``wrk`` (or, without wrk, a threaded keep-alive client)
+with ``--connections`` connections for ``--duration`` seconds, one after the other in one run.
+The database (default kaiser_bench_standings) is dropped and created at the start, dropped at
+the end unless --keep-db.
+"""
+
+from __future__ import annotations
+
+import argparse
+import atexit
+import http.client
+import os
+import random
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+
+def parse_args() -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--teams", type=int, default=512)
+    parser.add_argument("--games", type=int, default=5_000, help="finished games")
+    parser.add_argument("--playing", type=int, default=256, help="games in progress")
+    parser.add_argument("--db", default="kaiser_bench_standings", help="database (dropped!)")
+    parser.add_argument("--pg", default="postgres://postgres@127.0.0.1:5432", help="server URL")
+    parser.add_argument("--workers", type=int, default=2, help="gunicorn workers")
+    parser.add_argument("--connections", type=int, default=8)
+    parser.add_argument("--duration", type=int, default=10, help="seconds per load")
+    parser.add_argument("--repeat", type=int, default=20, help="timed standings runs")
+    parser.add_argument(
+        "--redis", default="redis://127.0.0.1:6379/11", help="cache for gunicorn ('' for none)"
+    )
+    parser.add_argument(
+        "--conn-max-age",
+        type=int,
+        default=0,
+        help="gunicorn's CONN_MAX_AGE through DATABASE_URL (0: a connection per request, what "
+        "a plain DATABASE_URL gives production)",
+    )
+    parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--keep-db", action="store_true")
+    return parser.parse_args()
+
+
+ARGS = parse_args()
+from _setup import use_production_settings  # noqa: E402 (bench/ is on sys.path)
+
+# This process: memory cache (no REDIS_URL); gunicorn gets --redis.
+use_production_settings(f"{ARGS.pg}/{ARGS.db}", keep_redis=False)
+
+import psycopg  # noqa: E402
+
+from tests.reliability.stack import gunicorn  # noqa: E402
+
+
+def admin(sql: str) -> None:
+    with psycopg.connect(f"{ARGS.pg}/postgres", autocommit=True) as connection:
+        connection.execute(sql)
+
+
+admin(f'DROP DATABASE IF EXISTS "{ARGS.db}" WITH (FORCE)')
+admin(f'CREATE DATABASE "{ARGS.db}"')
+if not ARGS.keep_db:
+    atexit.register(admin, f'DROP DATABASE IF EXISTS "{ARGS.db}" WITH (FORCE)')
+
+import django  # noqa: E402
+
+django.setup()
+
+from django.core.cache import cache  # noqa: E402
+from django.core.management import call_command  # noqa: E402
+from django.db import connection, reset_queries  # noqa: E402
+from django.test.utils import CaptureQueriesContext  # noqa: E402
+from django.utils import timezone  # noqa: E402
+
+from kaiser_club.models import Club, Player  # noqa: E402
+from scoring.models import Game, Team  # noqa: E402
+from scoring.rules import preset  # noqa: E402
+from tournaments.models import Entry, Event, Pairing, Round, Table  # noqa: E402
+from tournaments.standings import (  # noqa: E402
+    METRICS,
+    event_standings,
+    event_tables,
+    event_versions,
+)
+
+# --- the event ---------------------------------------------------------------------------------
+
+
+def circle_rounds(n: int) -> list[list[tuple[int, int]]]:
+    """Round-robin rounds by the circle method (n even): every round pairs every team once."""
+    others = list(range(1, n))
+    rounds = []
+    for _ in range(n - 1):
+        line = [0, *others]
+        rounds.append([(line[i], line[n - 1 - i]) for i in range(n // 2)])
+        others = others[-1:] + others[:-1]
+    return rounds
+
+
+def build(rng: random.Random) -> tuple[Event, float]:
+    started = time.perf_counter()
+    rules = preset("tournament").to_dict()
+    club = Club.objects.create(name="Bench Club", slug="bench-club", default_preset="tournament")
+    metrics = list(METRICS)
+    event = Event.objects.create(
+        club=club,
+        name=f"Bench Open ({ARGS.teams} teams)",
+        date=timezone.localdate(),
+        preset="tournament",
+        rules=rules,
+        format="swiss",
+        rounds=60,
+        tiebreaks=["wins", "head_to_head", "buchholz", "point_difference", "seed"],
+        status="running",
+    )
+    assert set(event.tiebreaks) <= set(metrics)
+    players = Player.objects.bulk_create(
+        [Player(name=f"Player {n:04d}") for n in range(2 * ARGS.teams)]
+    )
+    teams = Team.objects.bulk_create(
+        [
+            Team(club=club, player_one=players[2 * n], player_two=players[2 * n + 1], name=f"T{n}")
+            for n in range(ARGS.teams)
+        ]
+    )
+    entries = Entry.objects.bulk_create(
+        [
+            Entry(event=event, team=t, name=f"Team {n + 1:03d}", seed=n + 1, club=club)
+            for n, t in enumerate(teams)
+        ]
+    )
+    tables = Table.objects.bulk_create(
+        [Table(event=event, number=n + 1) for n in range(ARGS.teams // 2)]
+    )
+    schedule = circle_rounds(ARGS.teams)
+    per_round = ARGS.teams // 2
+    finished_rounds = -(-ARGS.games // per_round)
+    rounds = Round.objects.bulk_create(
+        [
+            Round(event=event, number=r + 1, status="finished", started_at=timezone.now())
+            for r in range(finished_rounds)
+        ]
+        + [Round(event=event, number=finished_rounds + 1, status="started")]
+    )
+    games: list[Game] = []
+    pairings: list[Pairing] = []
+    made = 0
+    for r in range(finished_rounds + 1):
+        live = r == finished_rounds
+        for t, (i, j) in enumerate(schedule[r % len(schedule)]):
+            if live and t >= ARGS.playing:
+                break
+            if not live and made >= ARGS.games:
+                break
+            home, away = entries[i], entries[j]
+            ns, ew = teams[i], teams[j]
+            if live:
+                scores = (rng.randint(0, 45), rng.randint(0, 45))
+                winner, reason, status = "", "", "in_progress"
+            else:
+                made += 1
+                losing = rng.randint(-20, 50)
+                on_time = rng.random() < 0.1
+                win = rng.randint(losing + 1, 51) if on_time and losing < 50 else 52
+                reason = "time" if on_time and win < 52 else "target"
+                home_won = rng.random() < 0.5 + (j - i) / (4 * ARGS.teams)
+                scores = (win, losing) if home_won else (losing, win)
+                winner, status = ("ns" if home_won else "ew"), "finished"
+            games.append(
+                Game(
+                    club=club,
+                    ns_team=ns,
+                    ew_team=ew,
+                    north=ns.player_one,
+                    south=ns.player_two,
+                    east=ew.player_one,
+                    west=ew.player_two,
+                    first_dealer=0,
+                    dealer=0,
+                    preset="tournament",
+                    rules=rules,
+                    target=52,
+                    status=status,
+                    ns_score=scores[0],
+                    ew_score=scores[1],
+                    hand_count=rng.randint(8, 16) if not live else rng.randint(1, 8),
+                    winner=winner,
+                    end_reason=reason,
+                    time_limit_minutes=60,
+                    started_at=timezone.now(),
+                )
+            )
+            pairings.append(
+                Pairing(
+                    event=event,
+                    round=rounds[r],
+                    table=tables[t],
+                    home=home,
+                    away=away,
+                    home_team=ns,
+                    away_team=ew,
+                    result="pending" if live else "played",
+                    winner_side="" if live else ("home" if winner == "ns" else "away"),
+                    home_points=None if live else scores[0],
+                    away_points=None if live else scores[1],
+                )
+            )
+    Game.objects.bulk_create(games, batch_size=2000)
+    for pairing, game in zip(pairings, games, strict=True):
+        pairing.game = game
+    Pairing.objects.bulk_create(pairings, batch_size=2000)
+    with connection.cursor() as cursor:
+        cursor.execute("ANALYZE")
+    return event, time.perf_counter() - started
+
+
+# --- timing ------------------------------------------------------------------------------------
+
+
+def timed(call: Callable[[], Any], repeat: int) -> tuple[float, float, int]:
+    """(median ms, p95 ms, queries of one call)."""
+    with CaptureQueriesContext(connection) as ctx:
+        call()
+    queries = len(ctx.captured_queries)
+    runs = []
+    for _ in range(repeat):
+        started = time.perf_counter()
+        call()
+        runs.append((time.perf_counter() - started) * 1000)
+    runs.sort()
+    return statistics.median(runs), runs[max(0, int(len(runs) * 0.95) - 1)], queries
+
+
+def standings_figures(event: Event) -> list[tuple[str, float, float, int]]:
+    fresh = Event.objects.get(id=event.id)
+    rows: list[tuple[str, float, float, int]] = []
+
+    def full() -> Any:
+        return event_standings(event=fresh)
+
+    def plain() -> Any:
+        return event_standings(event=fresh, tiebreaks=["wins", "point_difference"])
+
+    def cold() -> Any:
+        cache.clear()
+        return event_tables(event=fresh)
+
+    def warm() -> Any:
+        return event_tables(event=fresh)
+
+    def version() -> Any:
+        return event_versions(fresh)
+
+    rows.append(("computed, every tie-break (h2h, Buchholz)", *timed(full, ARGS.repeat)))
+    rows.append(("computed, wins then point difference", *timed(plain, ARGS.repeat)))
+    rows.append(("through the cache, cold", *timed(cold, ARGS.repeat)))
+    event_tables(event=fresh)
+    rows.append(("through the cache, warm", *timed(warm, ARGS.repeat)))
+    rows.append(("version stamp alone", *timed(version, ARGS.repeat)))
+
+    from django.test import Client
+
+    client = Client(HTTP_HOST="127.0.0.1")
+    page = f"/e/{fresh.id}/standings/"
+
+    def rendered_page() -> Any:
+        assert client.get(page).status_code == 200
+
+    def rendered_part() -> Any:
+        cache.clear()  # no kept part, no standings: everything from the database
+        assert client.get(page + "?part=1").status_code == 200
+
+    def kept_part() -> Any:
+        assert client.get(page + "?part=1").status_code == 200
+
+    def not_modified() -> Any:
+        assert client.get(page + "?part=1", HTTP_IF_NONE_MATCH=etag).status_code == 304
+
+    rendered_page()
+    etag = client.get(page + "?part=1")["ETag"]
+    rows.append(("page: full standings page, rendered", *timed(rendered_page, ARGS.repeat)))
+    rows.append(("page: part, all from the database", *timed(rendered_part, ARGS.repeat)))
+    client.get(page + "?part=1")
+    rows.append(("page: part, kept under its ETag", *timed(kept_part, ARGS.repeat)))
+    rows.append(("page: part, 304", *timed(not_modified, ARGS.repeat)))
+    reset_queries()
+    return rows
+
+
+# --- gunicorn and load -------------------------------------------------------------------------
+
+
+def get(
+    port: int, path: str, headers: dict[str, str] | None = None
+) -> tuple[int, dict[str, str], bytes]:
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    conn.request("GET", path, headers=headers or {})
+    answer = conn.getresponse()
+    body = answer.read()
+    conn.close()
+    return answer.status, dict(answer.getheaders()), body
+
+
+def load_wrk(base: str, path: str, headers: dict[str, str]) -> tuple[float, float, int]:
+    """(requests per second, mean latency ms, non-2xx/3xx answers) from wrk."""
+    command = ["wrk", "-t2", f"-c{ARGS.connections}", f"-d{ARGS.duration}s", "--latency"]
+    for name, value in headers.items():
+        command += ["-H", f"{name}: {value}"]
+    output = subprocess.run(
+        [*command, base + path], capture_output=True, text=True, check=True
+    ).stdout
+    rate = float(re.search(r"Requests/sec:\s+([\d.]+)", output).group(1))  # type: ignore[union-attr]
+    latency = re.search(r"Latency\s+([\d.]+)(us|ms|s)", output)
+    assert latency is not None
+    scale = {"us": 0.001, "ms": 1.0, "s": 1000.0}[latency.group(2)]
+    bad = re.search(r"Non-2xx or 3xx responses:\s+(\d+)", output)
+    return rate, float(latency.group(1)) * scale, int(bad.group(1)) if bad else 0
+
+
+def load_threads(port: int, path: str, headers: dict[str, str]) -> tuple[float, float, int]:
+    """The same without wrk: ``--connections`` threads, keep-alive, for ``--duration`` s."""
+    stop_at = time.monotonic() + ARGS.duration
+    counts: list[int] = []
+    latencies: list[float] = []
+    bad: list[int] = []
+    lock = threading.Lock()
+
+    def worker() -> None:
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+        done, spent, wrong = 0, 0.0, 0
+        while time.monotonic() < stop_at:
+            started = time.perf_counter()
+            conn.request("GET", path, headers=headers)
+            answer = conn.getresponse()
+            answer.read()
+            spent += time.perf_counter() - started
+            done += 1
+            wrong += answer.status >= 400
+        conn.close()
+        with lock:
+            counts.append(done)
+            latencies.append(spent / max(done, 1) * 1000)
+            bad.append(wrong)
+
+    threads = [threading.Thread(target=worker) for _ in range(ARGS.connections)]
+    started = time.monotonic()
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return sum(counts) / (time.monotonic() - started), statistics.mean(latencies), sum(bad)
+
+
+def http_figures(event: Event) -> list[tuple[str, str, float, float, int, int]]:
+    static_root = tempfile.mkdtemp(prefix="bench-static-")
+    atexit.register(shutil.rmtree, static_root, True)
+    env = {**os.environ, "DJANGO_STATIC_ROOT": static_root}
+    subprocess.run(
+        [sys.executable, "manage.py", "collectstatic", "--noinput", "-v0"],
+        cwd=ROOT,
+        env=env,
+        check=True,
+    )
+    if ARGS.conn_max_age:
+        env["DATABASE_URL"] += f"?conn_max_age={ARGS.conn_max_age}"
+    if ARGS.redis:
+        env["REDIS_URL"] = ARGS.redis
+    log = Path(tempfile.mkstemp(prefix="bench-standings-gunicorn-", suffix=".log")[1])
+    with gunicorn(env, log, workers=ARGS.workers, access_log=False) as server:
+        page = f"/e/{event.id}/standings/"
+        part = f"{page}?part=1"
+        for _ in range(2 * ARGS.workers):  # each worker warms its cache (or Redis once)
+            get(server.port, page)
+        status, headers, body = get(server.port, part)
+        assert status == 200, status
+        etag = headers["ETag"]
+        static = "/static/public/public.css"
+        assert get(server.port, static)[0] == 200
+        assert get(server.port, part, {"If-None-Match": etag})[0] == 304
+        load = (
+            (lambda path, h: load_wrk(server.url, path, h))
+            if shutil.which("wrk")
+            else (lambda path, h: load_threads(server.port, path, h))
+        )
+        sizes = {
+            page: len(get(server.port, page)[2]),
+            part: len(body),
+            static: len(get(server.port, static)[2]),
+        }
+        results = []
+        for label, path, extra in [
+            ("static file (the ceiling)", static, {}),
+            ("standings page, full", page, {}),
+            ("standings part (htmx poll, 200, kept)", part, {}),
+            ("standings part, 304 (If-None-Match)", part, {"If-None-Match": etag}),
+            ("static file again", static, {}),
+        ]:
+            rate, latency, bad = load(path, extra)
+            results.append((label, path, rate, latency, bad, 0 if "304" in label else sizes[path]))
+    return results
+
+
+def main() -> None:
+    rng = random.Random(ARGS.seed)
+    print(f"Migrating {ARGS.db} ...", flush=True)
+    call_command("migrate", verbosity=0)
+    event, seconds = build(rng)
+    finished = Pairing.objects.filter(event=event).exclude(result="pending").count()
+    playing = Pairing.objects.filter(event=event, result="pending").count()
+    print(
+        f"Event: {ARGS.teams} teams, {finished} finished games in "
+        f"{Round.objects.filter(event=event).count() - 1} rounds, {playing} being played; "
+        f"built in {seconds:.1f} s (bulk_create)."
+    )
+    version = connection.cursor().connection.info.server_version
+    print(f"PostgreSQL {version // 10000}.{version % 10000}; {os.cpu_count()} cores shared.\n")
+    print(f"{'standings (this process)':<44}{'median':>10}{'p95':>10}{'queries':>9}")
+    rows = standings_figures(event)
+    for label, median, p95, queries in rows:
+        print(f"{label:<44}{median:>8.1f}ms{p95:>8.1f}ms{queries:>9}")
+    cold = next(r for r in rows if r[0].endswith("cold"))
+    warm = next(r for r in rows if r[0].endswith("warm"))
+    print(f"cache: warm read is {cold[1] / warm[1]:.0f}× faster than cold")
+    print("(page: rows are the Django test client in this process, middleware included)\n")
+
+    cache_name = f"Redis ({ARGS.redis})" if ARGS.redis else "each worker's memory"
+    client = "wrk -t2" if shutil.which("wrk") else "threaded client"
+    print(
+        f"HTTP on 127.0.0.1: gunicorn {ARGS.workers} workers, production settings in hall mode, "
+        f"CONN_MAX_AGE={ARGS.conn_max_age}, "
+        f"cache in {cache_name}; {client}, {ARGS.connections} connections, "
+        f"{ARGS.duration} s each, one after the other."
+    )
+    print(f"{'':<40}{'req/s':>9}{'mean':>10}{'bytes':>9}{'errors':>8}")
+    results = http_figures(event)
+    for label, _path, rate, latency, bad, size in results:
+        print(f"{label:<40}{rate:>9.0f}{latency:>8.1f}ms{size:>9}{bad:>8}")
+    ceiling = statistics.mean(r[2] for r in results if r[0].startswith("static"))
+    print(f"\nceiling (static, mean of the two runs): {ceiling:.0f} req/s")
+    for label, _path, rate, *_ in results:
+        if not label.startswith("static"):
+            print(f"{label:<40}{rate / ceiling:>8.0%} of the ceiling")
+    summarise(rows, results, ceiling)
+
+
+def summarise(rows: list[Any], results: list[Any], ceiling: float) -> None:
+    """Headline figures for `make bench`'s table (bench/_summary.py)."""
+    from _summary import add
+
+    size = f"{ARGS.teams} teams, {ARGS.games} games"
+    by_label = {row[0]: row for row in rows}
+    full = by_label["computed, every tie-break (h2h, Buchholz)"]
+    add("standings", f"computed, every tie-break ({size})", full[1], "ms", f"{full[3]} queries")
+    warm = by_label["through the cache, warm"]
+    add("standings", "through the cache, warm", warm[1], "ms", f"{full[1] / warm[1]:.0f}× faster")
+    add("standings", "version stamp (ETag), one query", by_label["version stamp alone"][1], "ms")
+    add("standings", "static file (ceiling)", ceiling, "req/s")
+    for label, _path, rate, *_ in results:
+        if not label.startswith("static"):
+            add("standings", label, rate, "req/s", f"{rate / ceiling:.1%} of static")
+
+
+if __name__ == "__main__":
+    main()
