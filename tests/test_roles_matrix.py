@@ -897,7 +897,7 @@ def cases() -> Iterator[Any]:
             yield pytest.param(endpoint, role, id=f"{endpoint.name}-{role}")
 
 
-@pytest.mark.parametrize(("endpoint", "role"), cases())
+@pytest.mark.parametrize(("endpoint", "role"), list(cases()))
 def test_role_endpoint(world: World, endpoint: Endpoint, role: str) -> None:
     client = APIClient()
     user = world.users[role]

@@ -16,3 +16,6 @@ STORAGES = {
 }
 CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 AXES_ENABLED = False  # tests of the lockout switch it back on
+# No collectstatic before the tests: whitenoise looks files up per request instead of warning
+# at every middleware start that staticfiles/ does not exist.
+WHITENOISE_AUTOREFRESH = True

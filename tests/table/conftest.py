@@ -9,6 +9,8 @@ from typing import Any
 
 import pytest
 
+from tests.table.network import HallNetwork, hall_network
+
 TABLET = {"width": 768, "height": 1024}
 PHONE = {"width": 390, "height": 844}
 
@@ -43,3 +45,10 @@ def phone(browser: Any, live_server: Any) -> Iterator[Any]:
     context.set_default_timeout(10_000)
     yield context
     context.close()
+
+
+@pytest.fixture
+def network(live_server: Any) -> Iterator[HallNetwork]:
+    """The hall's Wi-Fi, which a test can drop (tests/table/network.py)."""
+    with hall_network(live_server) as hall:
+        yield hall

@@ -30,6 +30,7 @@ from scoring.rules import Contract, Suit
 from scoring.rules import Team as Side
 from tests.scoring.hands import EW, NS, E, N, S, W, played, record
 from tests.table.helpers import add_table, make_event, make_table
+from tests.table.network import HallNetwork
 from tests.table.tablepage import Scorekeeper
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -222,7 +223,9 @@ def wait_until(page: Any, check: Any, what: str, timeout: float = 10.0) -> None:
         page.wait_for_timeout(50)
 
 
-def test_three_hands_entered_offline_are_recorded_once_in_order(tablet: Any) -> None:
+def test_three_hands_entered_offline_are_recorded_once_in_order(
+    tablet: Any, network: HallNetwork
+) -> None:
     setup = make_table()
     page = tablet.new_page()
     page.goto(f"/t/{setup.code}/")
@@ -238,15 +241,9 @@ def test_three_hands_entered_offline_are_recorded_once_in_order(tablet: Any) -> 
     )
     keeper = Scorekeeper(page)
 
-    # The hall's Wi-Fi drops. The offline switch does not stop a service worker's own
-    # requests, so every request to the server is also blocked at the network.
-    blocked: list[str] = []
-
-    def block(route: Any) -> None:
-        blocked.append(route.request.url)
-        route.abort("internetdisconnected")
-
-    tablet.route("**/*", block)
+    # The hall's Wi-Fi drops: the tablet says it is offline, and nothing reaches the server
+    # (cut at the server too, since the browser's offline switch misses a worker's requests).
+    network.down = True
     tablet.set_offline(True)
     for number, (hand, _scores) in enumerate(OFFLINE_HANDS, start=1):
         expect(page.locator("#hand-number")).to_have_text(str(number))
@@ -263,26 +260,15 @@ def test_three_hands_entered_offline_are_recorded_once_in_order(tablet: Any) -> 
     expect(page.locator("#hand-number")).to_have_text("4")
     assert len(keeper.outbox()) == 3
     assert Hand.with_pending.filter(game=setup.game).count() == 0
-    assert blocked, "the test must have stopped requests at the network"
     client_ids = [op["body"]["client_id"] for op in keeper.outbox()]
 
     # Back online. The first hand reaches the server but its answer is lost on the way back:
     # sent again with the same client id, it is recognised, not recorded twice.
-    tablet.unroute("**/*", block)
-    lost: list[str] = []
-
-    def lose_first_answer(route: Any) -> None:
-        if route.request.method == "POST" and not lost:
-            route.fetch()  # the server records it...
-            lost.append(route.request.url)
-            route.abort("connectionreset")  # ...and the page never hears back
-        else:
-            route.continue_()
-
-    tablet.route("**/table/*/hands", lose_first_answer)
+    network.lose_next_answer_to("/hands")
+    network.down = False
     tablet.set_offline(False)
     keeper.settled(timeout=20)
-    assert lost
+    assert network.lost_answers
     expect(page.locator("#score-ew")).to_have_text("29")
     expect(page.locator("#score-ns")).to_have_text("11")
     hands = list(Hand.objects.filter(game=setup.game).order_by("number"))
@@ -427,18 +413,20 @@ def test_the_page_in_french(tablet: Any) -> None:
     page.screenshot(path=str(OUT / "table-phone-fr.png"), full_page=False)
 
 
-def test_a_queued_hand_the_server_refuses_is_a_conflict_to_resolve(tablet: Any) -> None:
+def test_a_queued_hand_the_server_refuses_is_a_conflict_to_resolve(
+    tablet: Any, network: HallNetwork
+) -> None:
     setup = make_table()
     page = tablet.new_page()
     page.goto(f"/t/{setup.code}/")
     keeper = Scorekeeper(page)
-    tablet.route("**/*", lambda route: route.abort("internetdisconnected"))
+    network.down = True
     tablet.set_offline(True)
     keeper.hand("E", 7, "hearts", 5, "ew", "ns")  # waits on the tablet as hand 1
     expect(page.locator("#queue-count")).to_have_text("1 hand waiting to be sent")
     # Meanwhile the organiser enters hand 1 from the paper sheet.
     record(setup.game, played(S, 8, 6, NS, EW))  # N-S 6 + 5 = 11 made; E-W 2 − 3 = −1
-    tablet.unroute("**/*")
+    network.down = False
     tablet.set_offline(False)
     conflicts = page.locator("#conflicts")
     expect(conflicts).to_contain_text("Hand 1 was not accepted by the server:")
@@ -554,7 +542,7 @@ def test_tablet_and_phone_layouts(browser: Any, live_server: Any, size: Any, nam
         context.close()
 
 
-def test_verification_offline_on_the_same_device(tablet: Any) -> None:
+def test_verification_offline_on_the_same_device(tablet: Any, network: HallNetwork) -> None:
     """No connection: the other partnership still confirms on the tablet; the entry and its
     confirmation wait together and reach the server in order."""
     setup = make_table(verification=True)
@@ -562,7 +550,7 @@ def test_verification_offline_on_the_same_device(tablet: Any) -> None:
     page.goto(f"/t/{setup.code}/")
     keeper = Scorekeeper(page)
     keeper.tap("#entry input[name=keeper][value='1'] + span")  # East keeps score
-    tablet.route("**/*", lambda route: route.abort("internetdisconnected"))
+    network.down = True
     tablet.set_offline(True)
     keeper.hand("E", 7, "hearts", 5, "ew", "ns")
     local = page.locator("#local-pending")
@@ -581,7 +569,7 @@ def test_verification_offline_on_the_same_device(tablet: Any) -> None:
     expect(page.locator("#queue-count")).to_have_text("2 hands waiting to be sent")
     assert [op["kind"] for op in keeper.outbox()] == ["hands", "confirm", "hands", "confirm"]
     assert Hand.with_pending.filter(game=setup.game).count() == 0
-    tablet.unroute("**/*")
+    network.down = False
     tablet.set_offline(False)
     keeper.settled(timeout=20)
     expect(page.locator("#score-ns")).to_have_text("11")
