@@ -41,6 +41,7 @@ from scoring.services.hands import request_digest
 
 from ..choices import ResultKind
 from ..models import Entry, Event, Pairing, Round, Season, Substitution, Table
+from ..services.entries import team_for
 from ..services.results import outcome_of_game
 from ..services.tables import new_code
 from .export import (
@@ -196,8 +197,13 @@ def _teams(data: Any, clubs: Mapping[str, Club], players: Mapping[int, Player]) 
         if one.id == two.id:
             raise ImportRefused(f"{where} has the same player twice.")
         club = _opt_ref(clubs, raw.get("club"), "club", where)
-        teams[_need(raw, "ref", where)] = Team.objects.create(
-            club=club, player_one=one, player_two=two, name=str(raw.get("name") or "")
+        name = str(raw.get("name") or "")
+        # A partnership already known to its club is the same team, so its statistics and
+        # history carry on rather than splitting across a copy.
+        teams[_need(raw, "ref", where)] = (
+            team_for(club=club, player_one=one, player_two=two, name=name)
+            if club is not None
+            else Team.objects.create(player_one=one, player_two=two, name=name)
         )
     return teams
 
