@@ -48,6 +48,8 @@ ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "bench" / "_out"
 sys.path.insert(0, str(ROOT))
 
+import _summary as summary  # noqa: E402  (bench/ is on sys.path when run as a script)
+
 
 def parse_args() -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
@@ -422,6 +424,28 @@ def main() -> None:
     print(f"  throughput: {writes:.0f} hands/s (off), {len(on['confirm']) / on_seconds:.0f} (on)")
     load = " ".join(f"{value:.1f}" for value in os.getloadavg())
     print(f"  machine load average (1, 5, 15 min) at the end: {load}")
+    if taps:
+        summary.add("table page", "taps per hand", statistics.median(taps["taps_per_hand"]))
+    summary.add(
+        "table page",
+        "page weight (HTML+CSS+JS)",
+        total_raw / 1000,
+        "KB",
+        f"{total_gzip / 1000:.1f} KB gzip",
+    )
+    lone = quantile(alone["record"], 0.5)
+    for label, values in (
+        ("confirm, verification off", off["record"]),
+        ("confirm, verification on", on["confirm"]),
+    ):
+        p50 = quantile(values, 0.5)
+        summary.add(
+            "table page",
+            f"{label}, {ARGS.tablets} tablets at once: p50",
+            p50 * 1000,
+            "ms",
+            f"p95 {quantile(values, 0.95) * 1000:.0f} ms; {p50 / lone:.1f}x one tablet alone",
+        )
     OUT.mkdir(parents=True, exist_ok=True)
     (OUT / "table_page.json").write_text(
         json.dumps(
