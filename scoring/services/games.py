@@ -12,10 +12,10 @@ from django.utils import timezone
 from kaiser_club.errors import InvalidInput
 from kaiser_club.models import Club, Player
 
-from ..choices import GameStatus, HandAction
+from ..choices import GameStatus, HandAction, HandStatus
 from ..convert import hand_to_entry
 from ..errors import HandNotAccepted
-from ..models import Game, Team
+from ..models import Game, Hand, Team
 from ..rules import HandRefused, RuleSet, RuleSetInvalid, Seat, UnknownPreset, new_game, preset
 from ..rules import Team as Side
 from .state import (
@@ -216,6 +216,25 @@ def game_forfeit(*, game_id: int, forfeited_by: Side, by: Any = None, reason: st
     if game.status == GameStatus.FINISHED:
         raise InvalidInput("This game is already over; a forfeit cannot change its result.")
     game.forfeited_by = forfeited_by.value
+    _drop_pending_hand(game, by=by)
     audit(game, HandAction.FORFEIT, by=by, reason=reason)
     save_state(game, current_state(game))
     return game
+
+
+def _drop_pending_hand(game: Game, *, by: Any) -> None:
+    """A hand still waiting for confirmation can never count once the game is forfeited: it
+    goes, and the history keeps what it said."""
+    pending = Hand.with_pending.filter(game=game, status=HandStatus.PENDING).first()
+    if pending is None:
+        return
+    entry = hand_to_entry(pending)
+    pending.delete()
+    audit(
+        game,
+        HandAction.DISCARD,
+        by=by,
+        hand_number=pending.number,
+        before=entry,
+        reason="The game was forfeited before this hand was confirmed.",
+    )

@@ -11,7 +11,7 @@ import uuid
 
 import pytest
 
-from kaiser_club.errors import InvalidInput
+from kaiser_club.errors import InvalidInput, NotFound
 from scoring import services
 from scoring.errors import HandAwaitingConfirmation, HandNotAccepted
 from scoring.models import GameChange, Hand
@@ -146,6 +146,22 @@ def test_discard_drops_the_pending_hand_and_keeps_it_in_the_history() -> None:
     enter(game.id, entry=played(E, 8, 6, EW, NS))  # the next entry is taken
 
 
+def test_a_forfeit_drops_the_pending_hand_and_keeps_it_in_the_history() -> None:
+    game = start_game()
+    record(game, EAST_MAKES_7)
+    enter(game.id, entry=played(S, 7, 5, NS, EW))
+    services.game_forfeit(game_id=game.id, forfeited_by=Side.NS, reason="No show")
+    game.refresh_from_db()
+    assert (game.status, game.winner, game.end_reason) == ("finished", "ew", "forfeit")
+    assert list(Hand.with_pending.filter(game=game).values_list("number", "status")) == [
+        (1, "confirmed")
+    ]
+    dropped = GameChange.objects.get(game=game, action="discard")
+    assert dropped.hand_number == 2 and dropped.before is not None
+    assert dropped.before["bid"] == 7 and "forfeited" in dropped.reason
+    assert verification.pending_hand(game_id=game.id) is None
+
+
 def test_discard_refuses_a_confirmed_hand() -> None:
     game = start_game()
     record(game, EAST_MAKES_7)
@@ -163,14 +179,14 @@ def test_undo_removes_a_pending_hand() -> None:
     assert Hand.with_pending.filter(game=game).count() == 1
 
 
-def test_confirmation_is_judged_against_the_game_as_it_stands() -> None:
+def test_a_confirmation_arriving_after_a_forfeit_is_refused() -> None:
     game = start_game()
     enter(game.id)
     services.game_forfeit(game_id=game.id, forfeited_by=Side.NS)
-    with pytest.raises(HandNotAccepted) as refused:
+    with pytest.raises(NotFound) as refused:
         verification.hand_confirm(game_id=game.id, number=1, seat=E)
-    assert [r["code"] for r in refused.value.extra["refusals"]] == ["game_over"]
-    assert Hand.with_pending.get(game=game).status == "pending"
+    assert str(refused.value) == "Hand 1 is not waiting for confirmation in this game."
+    assert Hand.with_pending.filter(game=game).count() == 0
 
 
 def test_both_partnerships_acknowledge_the_result_once() -> None:
