@@ -73,8 +73,12 @@ def parse_args() -> argparse.Namespace:
 ARGS = parse_args()
 from _setup import use_production_settings  # noqa: E402 (bench/ is on sys.path)
 
-# This process: memory cache (no REDIS_URL); gunicorn gets --redis.
-use_production_settings(f"{ARGS.pg}/{ARGS.db}", keep_redis=False)
+# This process: memory cache (no REDIS_URL); gunicorn gets --redis. The static files are
+# collected into a scratch directory that both this process and gunicorn serve from (the
+# production settings' manifest storage refuses to render a page without it).
+STATIC_ROOT = tempfile.mkdtemp(prefix="bench-static-")
+atexit.register(shutil.rmtree, STATIC_ROOT, True)
+use_production_settings(f"{ARGS.pg}/{ARGS.db}", keep_redis=False, DJANGO_STATIC_ROOT=STATIC_ROOT)
 
 import psycopg  # noqa: E402
 
@@ -381,15 +385,7 @@ def load_threads(port: int, path: str, headers: dict[str, str]) -> tuple[float, 
 
 
 def http_figures(event: Event) -> list[tuple[str, str, float, float, int, int]]:
-    static_root = tempfile.mkdtemp(prefix="bench-static-")
-    atexit.register(shutil.rmtree, static_root, True)
-    env = {**os.environ, "DJANGO_STATIC_ROOT": static_root}
-    subprocess.run(
-        [sys.executable, "manage.py", "collectstatic", "--noinput", "-v0"],
-        cwd=ROOT,
-        env=env,
-        check=True,
-    )
+    env = dict(os.environ)
     if ARGS.conn_max_age:
         env["DATABASE_URL"] += f"?conn_max_age={ARGS.conn_max_age}"
     if ARGS.redis:
@@ -433,6 +429,7 @@ def main() -> None:
     rng = random.Random(ARGS.seed)
     print(f"Migrating {ARGS.db} ...", flush=True)
     call_command("migrate", verbosity=0)
+    call_command("collectstatic", interactive=False, verbosity=0)
     event, seconds = build(rng)
     finished = Pairing.objects.filter(event=event).exclude(result="pending").count()
     playing = Pairing.objects.filter(event=event, result="pending").count()

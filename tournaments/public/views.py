@@ -15,9 +15,11 @@ from typing import Any
 from django.core.cache import cache
 from django.http import Http404, HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import render
+from django.template.loader import render_to_string
 from django.utils import timezone
 from django.utils.cache import get_conditional_response, patch_cache_control, patch_vary_headers
-from django.utils.http import quote_etag
+from django.utils.http import quote_etag, urlencode
+from django.utils.safestring import mark_safe
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
@@ -54,6 +56,15 @@ def _etag(request: HttpRequest, version: str) -> str:
     return quote_etag(hashlib.blake2b(key.encode(), digest_size=10).hexdigest())
 
 
+def _part_etag(request: HttpRequest, version: str) -> str:
+    """The same for the page and for its part, whatever the order of the query's fields."""
+    query = request.GET.copy()
+    query.pop("part", None)
+    fields = urlencode(sorted(query.lists()), doseq=True)
+    key = f"{version}|{get_language()}|{request.path}?{fields}"
+    return quote_etag(hashlib.blake2b(key.encode(), digest_size=10).hexdigest())
+
+
 def _poll_url(request: HttpRequest) -> str:
     query = request.GET.copy()
     query["part"] = "1"
@@ -82,34 +93,36 @@ def live_page(
     *,
     page: str = "public/page.html",
 ) -> HttpResponse:
-    """A page whose ``template`` part refreshes itself. ``build`` makes the part's context."""
+    """A page whose ``template`` part refreshes itself. ``build`` makes the part's context.
+
+    The part is rendered once per version of the event and kept under its ETag; the full page
+    wraps the kept part, so a hall of phones opening the standings reads one version query,
+    not the standings."""
     versions = event_versions(event)
     part = request.GET.get("part") == "1"
-    etag = None
+    etag = _part_etag(request, versions.live)
     if part:
-        etag = _etag(request, versions.live)
         not_modified = get_conditional_response(request, etag=etag)
         if not_modified is not None:
             return _headers(not_modified)
-        rendered = cache.get(_part_key(etag))
-        if rendered is not None:
-            response = HttpResponse(rendered)
-            response["ETag"] = etag
-            return _headers(response)
-        _without_part(request)
+    part_html = cache.get(_part_key(etag))
+    _without_part(request)
+    if part_html is None:
+        context = {"event": event, **build(versions)}
+        part_html = render_to_string(template, context, request)
+        cache.set(_part_key(etag), part_html, PART_CACHE_SECONDS)
+    if part:
+        response = HttpResponse(part_html)
+        response["ETag"] = etag
+        return _headers(response)
     context = {
         "event": event,
-        "part_template": template,
-        "poll_url": _poll_url(request) if not part else "",
+        "part_html": mark_safe(part_html),  # rendered by our own template, escaped there
+        "poll_url": _poll_url(request),
         "poll_seconds": POLL_SECONDS,
         "server_now_ms": int(timezone.now().timestamp() * 1000),
-        **build(versions),
     }
-    response = render(request, template if part else page, context)
-    if etag is not None:
-        response["ETag"] = etag
-        cache.set(_part_key(etag), response.content.decode(), PART_CACHE_SECONDS)
-    return _headers(response)
+    return _headers(render(request, page, context))
 
 
 def _part_key(etag: str) -> str:

@@ -153,3 +153,37 @@ def test_a_rendered_part_is_served_to_the_next_viewer_for_one_query(client, open
         second = client.get(url)  # another phone: no copy of its own yet
     assert second.status_code == 200 and len(ctx.captured_queries) == 1
     assert second.content == first.content and second["ETag"] == first["ETag"]
+
+
+def test_the_full_page_wraps_the_kept_part_and_moves_with_a_confirmed_hand(client, open_game):
+    made, now = open_game
+    assert now.game_id is not None
+    page, part = f"/e/{made.event.id}/live/", f"/e/{made.event.id}/live/?part=1"
+    first = client.get(page).content.decode()
+    assert '<span class="home-score">0</span>' in first
+    kept = client.get(part).content.decode()
+    assert kept.strip() and kept.strip() in first  # one rendering, in the page and alone
+    with CaptureQueriesContext(connection) as ctx:
+        again = client.get(page)  # another phone opens the page
+    assert again.status_code == 200 and len(ctx.captured_queries) == 1
+    with TestCase.captureOnCommitCallbacks(execute=True):
+        hand_enter(
+            game_id=now.game_id,
+            entry=hand(Side.NS),
+            client_id=uuid.uuid4(),
+            entered_by_seat=Seat.NORTH,
+            verify=True,
+        )
+        hand_confirm(game_id=now.game_id, number=1, seat=Seat.EAST)
+    moved = client.get(page).content.decode()
+    assert '<span class="home-score">9</span>–<span class="away-score">1</span>' in moved
+
+
+def test_the_page_and_its_part_share_one_rendering_whatever_the_query_order(client, open_game):
+    made, _ = open_game
+    base = f"/e/{made.event.id}/standings/"
+    client.get(f"{base}?sort=-points_for")
+    with CaptureQueriesContext(connection) as ctx:
+        part = client.get(f"{base}?part=1&sort=-points_for")
+    assert part.status_code == 200 and len(ctx.captured_queries) == 1
+    assert "part=1" not in part.content.decode()  # its sort links open the page, not the part
