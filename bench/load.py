@@ -261,7 +261,14 @@ def main() -> int:
     parser.add_argument("--viewer-threads", type=int, default=32)
     parser.add_argument("--workers", type=int, default=3, help="gunicorn workers")
     parser.add_argument("--threads", type=int, default=4, help="threads per gunicorn worker")
-    parser.add_argument("--conn-max-age", type=int, default=0, help="Django CONN_MAX_AGE")
+    parser.add_argument(
+        "--conn-max-age", type=int, default=60, help="Django CONN_MAX_AGE (production: 60)"
+    )
+    parser.add_argument(
+        "--redis",
+        default="redis://127.0.0.1:6379/12",
+        help="the workers' shared cache, as in production ('' for each worker's own memory)",
+    )
     parser.add_argument("--server", help="PostgreSQL server URL (default: from DATABASE_URL)")
     parser.add_argument("--database", default="kaiser_load", help="the database it creates")
     parser.add_argument("--keep", action="store_true", help="keep the database afterwards")
@@ -287,6 +294,11 @@ def main() -> int:
         t0 = time.monotonic()
         database_url = recreate_database(server, args.database)
         env = app_env(database_url + options, OUT / "static")
+        if args.redis:
+            import redis
+
+            redis.Redis.from_url(args.redis).flushdb()  # a new database reuses ids and versions
+            env["REDIS_URL"] = args.redis
         manage(env, "migrate", "--noinput", timeout=900)
         collect_static(env, OUT / "static")
         seeded = json.loads(
@@ -312,7 +324,8 @@ def main() -> int:
         print(
             f"set-up {time.monotonic() - t0:.0f} s: {len(seeded['tablets'])} tables, "
             f"gunicorn {args.workers}x{args.threads} on {gunicorn.url}, "
-            f"database {args.database}; load for {duration:.0f} s ...",
+            f"database {args.database}, CONN_MAX_AGE={args.conn_max_age}, "
+            f"cache {args.redis or 'in each worker'}; load for {duration:.0f} s ...",
             flush=True,
         )
 

@@ -38,6 +38,7 @@ POLL_SECONDS = 3
 # rendered once per change, whoever asks first, and served from the cache to the rest of the
 # hall. Keys are versioned, so nothing is ever stale; the timeout only clears old versions.
 PART_CACHE_SECONDS = 600
+RENDER_LOCK_SECONDS = 30  # a rendering that died leaves its lock no longer than this
 PROJECTOR_TABLES_PER_PANEL = 12
 PROJECTOR_ROWS_PER_PANEL = 10
 
@@ -105,12 +106,15 @@ def live_page(
         not_modified = get_conditional_response(request, etag=etag)
         if not_modified is not None:
             return _headers(not_modified)
-    part_html = cache.get(_part_key(etag))
     _without_part(request)
+    part_html = cache.get(_part_key(etag))
     if part_html is None:
-        context = {"event": event, **build(versions)}
-        part_html = render_to_string(template, context, request)
-        cache.set(_part_key(etag), part_html, PART_CACHE_SECONDS)
+        served, part_html = _render_part(request, event, template, build, versions, etag)
+        if part and served != etag:  # the latest rendering: perhaps the one this phone has
+            not_modified = get_conditional_response(request, etag=served)
+            if not_modified is not None:
+                return _headers(not_modified)
+        etag = served
     if part:
         response = HttpResponse(part_html)
         response["ETag"] = etag
@@ -125,8 +129,40 @@ def live_page(
     return _headers(render(request, page, context))
 
 
+def _render_part(
+    request: HttpRequest,
+    event: Event,
+    template: str,
+    build: Builder,
+    versions: Versions,
+    etag: str,
+) -> tuple[str, str]:
+    """(ETag, HTML) of the part: rendered here, unless another request is rendering this
+    version right now; then the latest rendering is served (one hand behind for one poll)
+    rather than every phone in the hall building the same standings at once."""
+    latest_key = _latest_key(request)
+    lock_key = f"{_part_key(etag)}:rendering"
+    if not cache.add(lock_key, 1, RENDER_LOCK_SECONDS):
+        latest = cache.get(latest_key)
+        if latest is not None:
+            return latest
+    try:
+        html = render_to_string(template, {"event": event, **build(versions)}, request)
+        cache.set_many({_part_key(etag): html, latest_key: (etag, html)}, PART_CACHE_SECONDS)
+    finally:
+        cache.delete(lock_key)
+    return etag, html
+
+
 def _part_key(etag: str) -> str:
     return f"kaiser:public:part:{etag.strip(chr(34))}"
+
+
+def _latest_key(request: HttpRequest) -> str:
+    """The part's latest rendering, whatever its version (its query without ``part``)."""
+    fields = urlencode(sorted(request.GET.lists()), doseq=True)
+    name = hashlib.blake2b(f"{get_language()}|{request.path}?{fields}".encode(), digest_size=10)
+    return f"kaiser:public:latest:{name.hexdigest()}"
 
 
 def _lines(pairings: list[Any]) -> list[GameLine]:

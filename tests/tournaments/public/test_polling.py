@@ -10,7 +10,7 @@ import uuid
 import pytest
 from django.core.cache import cache
 from django.db import connection
-from django.test import TestCase
+from django.test import RequestFactory, TestCase
 from django.test.utils import CaptureQueriesContext
 
 from kaiser_club.models import Player
@@ -19,6 +19,8 @@ from scoring.rules import Team as Side
 from scoring.services.verification import hand_confirm, hand_enter
 from tournaments import services
 from tournaments.models import Pairing
+from tournaments.public import views
+from tournaments.standings import event_versions
 
 from ..helpers import win_game
 from .world import hall, hand, live_game, results
@@ -187,3 +189,35 @@ def test_the_page_and_its_part_share_one_rendering_whatever_the_query_order(clie
         part = client.get(f"{base}?part=1&sort=-points_for")
     assert part.status_code == 200 and len(ctx.captured_queries) == 1
     assert "part=1" not in part.content.decode()  # its sort links open the page, not the part
+
+
+def test_while_another_request_renders_a_new_version_the_latest_rendering_is_served(
+    client, open_game
+):
+    """A hall of phones polling when a hand is confirmed: one request renders the new
+    version, the others get the latest rendering (one hand behind, for one poll) instead of
+    all building the same standings at once."""
+    made, now = open_game
+    assert now.game_id is not None
+    url = f"/e/{made.event.id}/live/?part=1"
+    before = client.get(url)
+    with TestCase.captureOnCommitCallbacks(execute=True):
+        win_game(now.game_id, Side.NS)
+    lock = _rendering_lock(url)
+    assert cache.add(lock, 1, 30)  # another request is rendering the new version
+    with CaptureQueriesContext(connection) as ctx:
+        meanwhile = client.get(url, HTTP_IF_NONE_MATCH=before["ETag"])
+    assert meanwhile.status_code == 304 and len(ctx.captured_queries) == 1
+    assert client.get(url)["ETag"] == before["ETag"]  # a phone without it: the latest
+    cache.delete(lock)  # that rendering is done, or died
+    after = client.get(url, HTTP_IF_NONE_MATCH=before["ETag"])
+    assert after.status_code == 200 and after["ETag"] != before["ETag"]
+    assert after.content != before.content
+
+
+def _rendering_lock(url: str) -> str:
+    """The lock the next request for ``url`` would take to render its new version."""
+    request = RequestFactory().get(url)
+    event_id = int(url.split("/")[2])
+    versions = event_versions(views._event(event_id))
+    return f"{views._part_key(views._part_etag(request, versions.live))}:rendering"
