@@ -36,7 +36,8 @@ from .tables import PlacingsTable, StandingsTable, csv_response
 POLL_SECONDS = 3
 # Rendered parts are kept under their ETag (which names the event's version): a part is
 # rendered once per change, whoever asks first, and served from the cache to the rest of the
-# hall. Keys are versioned, so nothing is ever stale; the timeout only clears old versions.
+# hall. Keys are versioned; the timeout only clears old versions. The one stale answer: while
+# a request renders a new version, the others get the latest rendering (see _render_part).
 PART_CACHE_SECONDS = 600
 RENDER_LOCK_SECONDS = 30  # a rendering that died leaves its lock no longer than this
 PROJECTOR_TABLES_PER_PANEL = 12
@@ -52,18 +53,25 @@ def _event(event_id: int) -> Event:
     return event
 
 
+def _digest(text: str) -> str:
+    return hashlib.blake2b(text.encode(), digest_size=10).hexdigest()
+
+
 def _etag(request: HttpRequest, version: str) -> str:
-    key = f"{version}|{get_language()}|{request.get_full_path()}"
-    return quote_etag(hashlib.blake2b(key.encode(), digest_size=10).hexdigest())
+    return quote_etag(_digest(f"{version}|{get_language()}|{request.get_full_path()}"))
 
 
-def _part_etag(request: HttpRequest, version: str) -> str:
-    """The same for the page and for its part, whatever the order of the query's fields."""
+def _part_name(request: HttpRequest) -> str:
+    """Which part this is, the same for the page and for its part, whatever the order of
+    the query's fields."""
     query = request.GET.copy()
     query.pop("part", None)
     fields = urlencode(sorted(query.lists()), doseq=True)
-    key = f"{version}|{get_language()}|{request.path}?{fields}"
-    return quote_etag(hashlib.blake2b(key.encode(), digest_size=10).hexdigest())
+    return f"{get_language()}|{request.path}?{fields}"
+
+
+def _part_etag(request: HttpRequest, version: str) -> str:
+    return quote_etag(_digest(f"{version}|{_part_name(request)}"))
 
 
 def _poll_url(request: HttpRequest) -> str:
@@ -140,9 +148,10 @@ def _render_part(
     """(ETag, HTML) of the part: rendered here, unless another request is rendering this
     version right now; then the latest rendering is served (one hand behind for one poll)
     rather than every phone in the hall building the same standings at once."""
-    latest_key = _latest_key(request)
+    latest_key = f"kaiser:public:latest:{_digest(_part_name(request))}"
     lock_key = f"{_part_key(etag)}:rendering"
-    if not cache.add(lock_key, 1, RENDER_LOCK_SECONDS):
+    locked = cache.add(lock_key, 1, RENDER_LOCK_SECONDS)
+    if not locked:
         latest = cache.get(latest_key)
         if latest is not None:
             return latest
@@ -150,19 +159,13 @@ def _render_part(
         html = render_to_string(template, {"event": event, **build(versions)}, request)
         cache.set_many({_part_key(etag): html, latest_key: (etag, html)}, PART_CACHE_SECONDS)
     finally:
-        cache.delete(lock_key)
+        if locked:
+            cache.delete(lock_key)
     return etag, html
 
 
 def _part_key(etag: str) -> str:
     return f"kaiser:public:part:{etag.strip(chr(34))}"
-
-
-def _latest_key(request: HttpRequest) -> str:
-    """The part's latest rendering, whatever its version (its query without ``part``)."""
-    fields = urlencode(sorted(request.GET.lists()), doseq=True)
-    name = hashlib.blake2b(f"{get_language()}|{request.path}?{fields}".encode(), digest_size=10)
-    return f"kaiser:public:latest:{name.hexdigest()}"
 
 
 def _lines(pairings: list[Any]) -> list[GameLine]:
