@@ -106,6 +106,34 @@ def test_generate_with_htmx_answers_with_the_job_panel_then_the_round_page(
     assert "Tables still playing" in page and 'hx-trigger="every 5s"' in page
 
 
+def test_a_finished_job_reloads_the_event_page_so_its_rounds_show(
+    client, django_capture_on_commit_callbacks
+):
+    event = make_event(teams=4, format="swiss")
+    organiser(client, event.club)
+    with django_capture_on_commit_callbacks(execute=True):
+        waiting = client.post(f"/events/{event.id}/generate/", HTTP_HX_REQUEST="true")
+    assert "HX-Refresh" not in waiting and 'hx-get="' in waiting.content.decode()
+    poll = client.get(f"/events/{event.id}/jobs/{event.jobs.get().id}/", HTTP_HX_REQUEST="true")
+    assert poll["HX-Refresh"] == "true"  # done: the whole page, rounds table included
+    page = client.get(f"/events/{event.id}/").content.decode()
+    assert "Round 1: 2 games." in page and f"/events/{event.id}/rounds/1/" in page
+
+
+def test_a_refused_generation_reloads_the_page_to_say_why(
+    client, django_capture_on_commit_callbacks
+):
+    event = make_event(teams=4, format="swiss")
+    organiser(client, event.club)
+    with django_capture_on_commit_callbacks(execute=False):
+        client.post(f"/events/{event.id}/generate/", HTTP_HX_REQUEST="true")
+        again = client.post(f"/events/{event.id}/generate/", HTTP_HX_REQUEST="true")
+    assert again["HX-Refresh"] == "true"
+    page = client.get(f"/events/{event.id}/").content.decode()
+    assert "A generation is already queued for this event; wait for it to finish." in page
+    assert event.jobs.count() == 1
+
+
 def test_forfeit_and_withdraw_from_the_pages(client):
     event = make_event(teams=4, format="swiss")
     generate(event)

@@ -8,6 +8,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
+from django_htmx.http import HttpResponseClientRefresh
 
 from kaiser_club.models import Club
 from kaiser_club.roles import Role
@@ -132,8 +133,7 @@ def event_settings(request: HttpRequest, event: Event) -> HttpResponse:
 def event_generate(request: HttpRequest, event: Event) -> HttpResponse:
     job = attempt(request, lambda: services.generation_request(event=event, by=request.user))
     if request.htmx:  # type: ignore[attr-defined]
-        fresh = latest_job(event=event)
-        return render(request, "tournaments/_job.html", {"event": event, "job": fresh})
+        return _job_panel(request, event, latest_job(event=event), refused=job is None)
     if isinstance(job, GenerationJob):
         messages.info(request, "Generation queued.")
     return back(event)
@@ -142,6 +142,16 @@ def event_generate(request: HttpRequest, event: Event) -> HttpResponse:
 @event_page()
 def event_job(request: HttpRequest, event: Event, job_id: int) -> HttpResponse:
     job = get_object_or_404(GenerationJob, event=event, id=job_id)
+    return _job_panel(request, event, job)
+
+
+def _job_panel(
+    request: HttpRequest, event: Event, job: GenerationJob | None, *, refused: bool = False
+) -> HttpResponse:
+    """The job panel while the job waits or runs. Once it has finished, or the request was
+    refused, htmx reloads the whole page: its rounds and its message change too."""
+    if request.htmx and (refused or (job is not None and job.finished)):  # type: ignore[attr-defined]
+        return HttpResponseClientRefresh()
     return render(request, "tournaments/_job.html", {"event": event, "job": job})
 
 
