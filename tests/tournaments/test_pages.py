@@ -208,3 +208,12 @@ def test_create_a_season_and_see_its_leaderboard(client):
     assert answer.status_code == 302
     page = client.get(answer["Location"])
     assert "2027" in page.content.decode()
+
+
+def test_the_organisers_standings_mark_places_that_nothing_separates(client):
+    event = make_event(teams=4, format="swiss")
+    organiser(client, event.club)
+    page = client.get(f"/events/{event.id}/").content.decode()
+    # No game played: nothing separates the four teams; they share first place, marked as
+    # the public standings mark it.
+    assert page.count('<td class="num">1=</td>') == 4
