@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 from io import StringIO
+from pathlib import Path
 
 import pytest
 from django.contrib.auth.models import User
+from django.contrib.staticfiles import finders
 from django.core.management import call_command
 from django.test import Client
 
@@ -43,3 +45,12 @@ def test_the_health_check_answers_with_the_database() -> None:
     answer = Client().get("/healthz")
     assert answer.status_code == 200
     assert answer.json() == {"ok": True}
+
+
+def test_every_page_names_its_icon_so_browsers_do_not_ask_for_favicon_ico() -> None:
+    home = Client().get("/")
+    assert '<link rel="icon" href="/static/favicon.svg" type="image/svg+xml">' in (
+        home.content.decode()
+    )
+    found = finders.find("favicon.svg")
+    assert found and Path(found).read_text(encoding="utf-8").startswith("<svg")
