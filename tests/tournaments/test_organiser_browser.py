@@ -261,7 +261,10 @@ def test_the_forms_refuse_a_missing_name_and_write_nothing(laptop: Any, club: Cl
     page.get_by_label("Date").fill("2026-11-28")
     page.get_by_label("Rounds").fill("3")
     page.get_by_role("button", name="Create the event").click()
-    expect(page.locator("ul.errorlist")).to_have_text("This field is required.")
+    # The sentence stands under the field it is about, not above the next field's label.
+    name_field = page.locator("p.has-error", has=page.get_by_label("Name:", exact=True))
+    expect(name_field.locator(".field-error")).to_have_text("This field is required.")
+    expect(page.locator(".field-error")).to_have_count(1)
     expect(page.get_by_role("heading", name="New event")).to_be_visible()
     assert not Event.objects.exists()
 
@@ -273,7 +276,8 @@ def test_the_forms_refuse_a_missing_name_and_write_nothing(laptop: Any, club: Cl
     page.get_by_label("Second player").fill("   ")
     page.get_by_label("Team name").fill("Aces High")
     page.get_by_role("button", name="Enter", exact=True).click()
-    expect(page.locator("ul.errorlist")).to_have_text("This field is required.")
+    second = page.locator("p.has-error", has=page.get_by_label("Second player"))
+    expect(second.locator(".field-error")).to_have_text("This field is required.")
     expect(page.get_by_label("First player")).to_have_value("Alice Arsenault")
     expect(page.locator("table.grid")).to_contain_text("No entries yet.")
     assert not Entry.objects.filter(event=event).exists()
