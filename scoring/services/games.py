@@ -28,6 +28,7 @@ from .state import (
     stored_entries,
     write_hand_results,
 )
+from .verification import drop_pending_hand
 
 
 def rules_from(*, preset_name: str, changes: Mapping[str, Any] | None = None) -> RuleSet:
@@ -223,18 +224,9 @@ def game_forfeit(*, game_id: int, forfeited_by: Side, by: Any = None, reason: st
 
 
 def _drop_pending_hand(game: Game, *, by: Any) -> None:
-    """A hand still waiting for confirmation can never count once the game is forfeited: it
-    goes, and the history keeps what it said."""
+    """A hand still waiting for confirmation can never count once the game is forfeited."""
     pending = Hand.with_pending.filter(game=game, status=HandStatus.PENDING).first()
-    if pending is None:
-        return
-    entry = hand_to_entry(pending)
-    pending.delete()
-    audit(
-        game,
-        HandAction.DISCARD,
-        by=by,
-        hand_number=pending.number,
-        before=entry,
-        reason="The game was forfeited before this hand was confirmed.",
-    )
+    if pending is not None:
+        drop_pending_hand(
+            game, pending, by=by, reason="The game was forfeited before this hand was confirmed."
+        )

@@ -143,6 +143,24 @@ def hand_confirm(
     return Recorded(hand=hand, game=game, created=True)
 
 
+def drop_pending_hand(
+    game: Game, hand: Hand, *, by: Any = None, by_label: str = "", reason: str = ""
+) -> None:
+    """Deletes a pending hand; the game's history keeps what it said. The caller holds the
+    game's row lock and saves the game."""
+    entry = hand_to_entry(hand)
+    hand.delete()
+    audit(
+        game,
+        HandAction.DISCARD,
+        by=by,
+        by_label=by_label,
+        hand_number=hand.number,
+        before=entry,
+        reason=reason,
+    )
+
+
 @transaction.atomic
 def hand_discard(
     *, game_id: int, number: int, by: Any = None, by_label: str = "", reason: str = ""
@@ -156,17 +174,7 @@ def hand_discard(
             gettext("Hand %(number)s is already confirmed; only the last hand can be undone.")
             % {"number": number}
         )
-    entry = hand_to_entry(hand)
-    hand.delete()
-    audit(
-        game,
-        HandAction.DISCARD,
-        by=by,
-        by_label=by_label,
-        hand_number=number,
-        before=entry,
-        reason=reason,
-    )
+    drop_pending_hand(game, hand, by=by, by_label=by_label, reason=reason)
     game.version += 1
     game.save(update_fields=["version", "updated_at"])
     return game
