@@ -19,12 +19,12 @@ from playwright.sync_api import expect
 from scoring import services as scoring
 from scoring.rules import Seat
 from scoring.rules import Team as Side
-from scoring.services.verification import hand_confirm, hand_enter
+from scoring.services.verification import hand_confirm
 from tournaments.models import Round
 from tournaments.public import views
 
 from ..helpers import winning_hand
-from .world import hall, hand, live_game, results
+from .world import hall, hand, live_game, north_enters_a_hand, results
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -60,13 +60,7 @@ def test_an_open_page_shows_a_confirmed_hand_within_five_seconds(viewer: Any) ->
         page.evaluate("window.__stillTheSamePage = true")
 
         # North enters a hand at table 1: pending until East-West confirm it. Not shown.
-        hand_enter(
-            game_id=now.game_id,
-            entry=hand(Side.NS),
-            client_id=uuid.uuid4(),
-            entered_by_seat=Seat.NORTH,
-            verify=True,
-        )
+        north_enters_a_hand(now.game_id)
         page.wait_for_timeout(7_000)  # two polls at least
         expect(score).to_have_text("0")
 

@@ -5,7 +5,6 @@ pending one) changes it."""
 from __future__ import annotations
 
 import re
-import uuid
 
 import pytest
 from django.core.cache import cache
@@ -16,14 +15,14 @@ from django.test.utils import CaptureQueriesContext
 from kaiser_club.models import Player
 from scoring.rules import Seat
 from scoring.rules import Team as Side
-from scoring.services.verification import hand_confirm, hand_enter
+from scoring.services.verification import hand_confirm
 from tournaments import services
 from tournaments.models import Pairing
 from tournaments.public import views
 from tournaments.standings import event_versions
 
 from ..helpers import win_game
-from .world import hall, hand, live_game, results
+from .world import hall, live_game, north_enters_a_hand, results
 
 pytestmark = pytest.mark.django_db
 
@@ -100,13 +99,7 @@ def test_a_confirmed_hand_changes_the_part_and_a_pending_one_does_not_show(clien
     first = client.get(url)
     assert '<span class="home-score">0</span>' in first.content.decode()
     with TestCase.captureOnCommitCallbacks(execute=True):
-        hand_enter(
-            game_id=now.game_id,
-            entry=hand(Side.NS),
-            client_id=uuid.uuid4(),
-            entered_by_seat=Seat.NORTH,
-            verify=True,
-        )
+        north_enters_a_hand(now.game_id)
     pending = client.get(url, HTTP_IF_NONE_MATCH=first["ETag"])
     if pending.status_code == 200:  # the game row moved; the score did not
         assert '<span class="home-score">0</span>' in pending.content.decode()
@@ -169,13 +162,7 @@ def test_the_full_page_wraps_the_kept_part_and_moves_with_a_confirmed_hand(clien
         again = client.get(page)  # another phone opens the page
     assert again.status_code == 200 and len(ctx.captured_queries) == 1
     with TestCase.captureOnCommitCallbacks(execute=True):
-        hand_enter(
-            game_id=now.game_id,
-            entry=hand(Side.NS),
-            client_id=uuid.uuid4(),
-            entered_by_seat=Seat.NORTH,
-            verify=True,
-        )
+        north_enters_a_hand(now.game_id)
         hand_confirm(game_id=now.game_id, number=1, seat=Seat.EAST)
     moved = client.get(page).content.decode()
     assert '<span class="home-score">9</span>–<span class="away-score">1</span>' in moved
