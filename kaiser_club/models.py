@@ -40,6 +40,17 @@ class Player(models.Model):
     is_public = models.BooleanField(
         default=False, help_text=_("Show this player's page to people outside their clubs.")
     )
+    host_club = models.ForeignKey(
+        "Club",
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="visitors",
+        help_text=_(
+            "The club that typed this player in as a visitor (at an event, as a substitute). "
+            "Members of a club are in its memberships."
+        ),
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

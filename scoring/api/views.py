@@ -15,14 +15,15 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from kaiser_club.actors import Actor
 from kaiser_club.errors import NotFound
 from kaiser_club.roles import Role
-from kaiser_club.selectors import club_ids_with_role, has_role
+from kaiser_club.selectors import club_ids_with_role
 
 from .. import services
 from ..errors import StaleGame
 from ..models import Game, Team
-from ..permissions import GameAction, may, may_on_game
+from ..permissions import GameAction, may_on_game
 from ..rules import PRESETS, Seat
 from ..rules import Team as Side
 from ..selectors import game_history, game_summary, game_with_hands, games_visible_to
@@ -77,12 +78,14 @@ class TeamViewSet(
         return qs if ids is None else qs.filter(club_id__in=ids)
 
     def perform_create(self, serializer: Any) -> None:
-        club = serializer.validated_data.get("club")
-        if not has_role(
-            user=self.request.user, club_id=club.id if club else None, at_least=Role.ORGANISER
-        ):
-            raise PermissionDenied("Only a club's organisers can register its teams.")
-        serializer.save()
+        data = serializer.validated_data
+        serializer.instance = services.team_create(
+            actor=Actor.of(self.request.user),
+            club=data.get("club"),
+            player_one=data["player_one"],
+            player_two=data["player_two"],
+            name=data.get("name", ""),
+        )
 
 
 class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet[Game]):
@@ -105,7 +108,9 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gen
         game = self.get_queryset().filter(id=pk).first()
         if game is None:
             raise NotFound(f"There is no game {pk} that you can see.")
-        if not may_on_game(user=self.request.user, action=needed, game=game):
+        if needed is not GameAction.READ and not may_on_game(
+            user=self.request.user, action=needed, game=game
+        ):  # the game's club's players see it: get_queryset holds those only
             raise PermissionDenied(f"Your role in {game.club} does not allow this.")
         return game
 
@@ -126,25 +131,21 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gen
         incoming = GameCreateSerializer(data=request.data)
         incoming.is_valid(raise_exception=True)
         data = incoming.validated_data
-        club = data["club"]
-        if not may(user=request.user, action=GameAction.MANAGE, club_id=club.id):
-            raise PermissionDenied(f"Only organisers of {club} can start its games.")
-        preset_name = data.get("preset") or club.default_preset
         seats = (
             {Seat[name.upper()]: data[name] for name in ("north", "east", "south", "west")}
             if "north" in data
             else None
         )
-        game = services.game_start(
-            club=club,
+        game = services.game_create(
+            actor=Actor.of(request.user),
+            club=data["club"],
             ns_team=data["ns_team"],
             ew_team=data["ew_team"],
             seats=seats,
             first_dealer=Seat(int(data["first_dealer"])),
-            rules=services.rules_from(preset_name=preset_name, changes=data.get("rules")),
-            preset_name=preset_name,
+            preset_name=data.get("preset") or "",
+            rule_changes=data.get("rules"),
             from_paper=data["from_paper"],
-            by=request.user,
         )
         return self._detail(game.id, status.HTTP_201_CREATED)
 
@@ -156,16 +157,18 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gen
     )
     @action(detail=True, methods=["post"])
     def hands(self, request: Request, pk: str) -> Response:
-        game = self._game(pk, GameAction.RECORD)
+        game = self._game(pk, GameAction.READ)  # who may enter: the game's (event's) rules
         incoming = HandRecordSerializer(data=request.data)
         incoming.is_valid(raise_exception=True)
+        seat = incoming.validated_data.get("entered_by_seat")
         recorded = self._answer(
-            lambda: services.hand_record(
-                game_id=game.id,
+            lambda: services.hand_submit(
+                actor=Actor.of(request.user),
+                game=game,
                 entry=incoming.to_entry(),
                 client_id=incoming.validated_data["client_id"],
                 number=incoming.validated_data.get("number"),
-                by=request.user,
+                entered_by_seat=None if seat is None else Seat(int(seat)),
             ),
             game.id,
         )
@@ -178,12 +181,14 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gen
     @extend_schema(request=HandUndoSerializer, responses={200: GameDetailSerializer, **ERRORS})
     @action(detail=True, methods=["post"])
     def undo(self, request: Request, pk: str) -> Response:
-        game = self._game(pk, GameAction.RECORD)
+        game = self._game(pk, GameAction.READ)  # who may undo: the game's (event's) rules
         incoming = HandUndoSerializer(data=request.data)
         incoming.is_valid(raise_exception=True)
         self._answer(
-            lambda: services.hand_undo_last(
-                game_id=game.id, number=incoming.validated_data.get("number"), by=request.user
+            lambda: services.hand_take_back(
+                actor=Actor.of(request.user),
+                game_id=game.id,
+                number=incoming.validated_data.get("number"),
             ),
             game.id,
         )

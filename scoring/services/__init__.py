@@ -3,6 +3,7 @@
 from .clock import clock_add_minutes, clock_pause, clock_resume, clock_start, clock_sweep
 from .games import (
     game_call_time,
+    game_create,
     game_forfeit,
     game_seat_player,
     game_start,
@@ -10,6 +11,8 @@ from .games import (
     rules_from,
 )
 from .hands import Recorded, hand_correct, hand_record, hand_undo_last
+from .play import hand_submit, hand_take_back
+from .teams import team_create
 
 __all__ = [
     "Recorded",
@@ -19,12 +22,16 @@ __all__ = [
     "clock_start",
     "clock_sweep",
     "game_call_time",
+    "game_create",
     "game_forfeit",
     "game_seat_player",
     "game_start",
     "games_start_many",
     "hand_correct",
     "hand_record",
+    "hand_submit",
+    "hand_take_back",
     "hand_undo_last",
     "rules_from",
+    "team_create",
 ]

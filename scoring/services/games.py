@@ -8,9 +8,12 @@ from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 
-from kaiser_club.errors import InvalidInput
+from kaiser_club.actors import Actor
+from kaiser_club.errors import InvalidInput, NotAllowed
 from kaiser_club.models import Club, Player
+from kaiser_club.roles import Role
 
 from ..choices import GameStatus, HandAction, HandStatus
 from ..convert import hand_to_entry
@@ -18,6 +21,7 @@ from ..errors import HandNotAccepted
 from ..models import Game, Hand, Team
 from ..rules import HandRefused, RuleSet, RuleSetInvalid, Seat, UnknownPreset, new_game, preset
 from ..rules import Team as Side
+from ..scope import require_club_team
 from .state import (
     audit,
     current_state,
@@ -137,6 +141,40 @@ def game_start(
     )
     game.save()
     return game
+
+
+@transaction.atomic
+def game_create(
+    *,
+    actor: Actor,
+    club: Club,
+    ns_team: Team,
+    ew_team: Team,
+    first_dealer: Seat,
+    preset_name: str = "",
+    rule_changes: Mapping[str, Any] | None = None,
+    seats: Mapping[Seat, Player] | None = None,
+    from_paper: bool = False,
+) -> Game:
+    """A game of two of the club's teams, started by one of its organisers."""
+    if not actor.has_role(club_id=club.id, at_least=Role.ORGANISER):
+        raise NotAllowed(
+            gettext("Only organisers of %(club)s can start its games.") % {"club": club.name}
+        )
+    require_club_team(club=club, team=ns_team, field="ns_team")
+    require_club_team(club=club, team=ew_team, field="ew_team")
+    preset_name = preset_name or club.default_preset
+    return game_start(
+        club=club,
+        ns_team=ns_team,
+        ew_team=ew_team,
+        seats=seats,
+        first_dealer=first_dealer,
+        rules=rules_from(preset_name=preset_name, changes=rule_changes),
+        preset_name=preset_name,
+        from_paper=from_paper,
+        by=actor.by,
+    )
 
 
 def games_start_many(

@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 from rest_framework.test import APIClient
 
-from kaiser_club.models import Club
+from kaiser_club.models import Club, Membership, Player
 from kaiser_club.roles import Role
 from scoring.models import Team
 from tests.scoring.api.conftest import ClientFor
@@ -42,12 +42,20 @@ def test_presets_are_read_only(client_for: ClientFor) -> None:
 # --- Teams -------------------------------------------------------------------------------------
 
 
+def club_player(club: Club | None) -> Player:
+    """A member of the club (a club may only name players it knows)."""
+    player = make_player()
+    if club is not None:
+        Membership.objects.create(club=club, player=player)
+    return player
+
+
 def team_body(club: Club | None, **changes: Any) -> dict[str, Any]:
     body: dict[str, Any] = {
         "name": "Aces",
         "club": club.id if club else None,
-        "player_one_id": make_player().id,
-        "player_two_id": make_player().id,
+        "player_one_id": club_player(club).id,
+        "player_two_id": club_player(club).id,
     }
     body.update(changes)
     return body
@@ -131,7 +139,25 @@ def test_create_a_team_needs_an_organiser(
 def test_an_organiser_cannot_register_teams_for_another_club(organiser: APIClient) -> None:
     answer = organiser.post("/api/teams/", team_body(make_club()), format="json")
     assert answer.status_code == 403
-    assert answer.json() == {"detail": "Only a club's organisers can register its teams."}
+    assert answer.json() == {
+        "detail": "Only a club's organisers can register its teams.",
+        "code": "not_allowed",
+    }
+
+
+def test_a_team_of_another_clubs_players_is_refused_without_their_names(
+    club: Club, organiser: APIClient
+) -> None:
+    other = make_club()
+    body = team_body(club, player_two_id=club_player(other).id)
+    answer = organiser.post("/api/teams/", body, format="json")
+    assert answer.status_code == 400
+    assert answer.json()["detail"] == (
+        f"Player {body['player_two_id']} is not a member or a known visitor of {club.name}: "
+        "choose one of its players, or type a visitor in by name."
+    )
+    assert Player.objects.get(id=body["player_two_id"]).name not in answer.content.decode()
+    assert Team.objects.count() == 0
 
 
 # --- Clubs -------------------------------------------------------------------------------------
