@@ -6,8 +6,12 @@ class TournamentsConfig(AppConfig):
     verbose_name = "Events"
 
     def ready(self) -> None:
+        from scoring.gates import register
+
+        from .game_gate import event_gate
         from .receivers import connect
         from .standings.cache import connect as connect_standings_cache
 
         connect()
+        register(event_gate)
         connect_standings_cache()  # after: it reads the result the receivers above carried on

@@ -116,6 +116,13 @@ class HandRecordSerializer(HandEntrySerializer):
         min_value=1,
         help_text="The hand number the client means to record; a stale one gets 409.",
     )
+    entered_by_seat = serializers.ChoiceField(
+        choices=SeatChoice.choices,
+        required=False,
+        allow_null=True,
+        help_text="The seat of the player entering the hand: needed where the event has the "
+        "other partnership confirm each hand.",
+    )
 
 
 class HandCorrectSerializer(HandEntrySerializer):

@@ -63,6 +63,7 @@ def hand_record(
     by: Any = None,
     by_label: str = "",
     pending: bool = False,
+    entered_by_seat: int | None = None,
 ) -> Recorded:
     """Records the next hand. ``number`` is the hand the client means to record: if the game
     has moved on, the write is refused as stale. The same ``client_id`` with the same body
@@ -101,6 +102,7 @@ def hand_record(
         client_id=client_id,
         request_digest=digest,
         status=HandStatus.PENDING if pending else HandStatus.CONFIRMED,
+        entered_by_seat=entered_by_seat,
         recorded_by=by if getattr(by, "is_authenticated", False) else None,
         **entry_fields(entry),
         **result_fields(result),
@@ -123,7 +125,11 @@ def hand_undo_last(
 ) -> Game:
     """Removes the last hand (a pending one too). ``number`` guards against undoing a hand the
     client never saw."""
-    game = lock_game(game_id)
+    return undo_last_hand(lock_game(game_id), number=number, by=by, by_label=by_label)
+
+
+def undo_last_hand(game: Game, *, number: int | None, by: Any, by_label: str) -> Game:
+    """``hand_undo_last`` on a game whose row the caller has locked."""
     last = Hand.with_pending.filter(game=game).order_by("-number").first()
     if last is None:
         raise InvalidInput("There is no hand to undo: this game has none recorded yet.")

@@ -46,7 +46,6 @@ def _seat_name(seat: Seat) -> str:
     return names[seat]
 
 
-@transaction.atomic
 def hand_enter(
     *,
     game_id: int,
@@ -65,7 +64,7 @@ def hand_enter(
             gettext("Choose the seat of the player entering the hand."),
             field_errors={"entered_by_seat": [gettext("Choose a seat.")]},
         )
-    recorded = hand_record(
+    return hand_record(
         game_id=game_id,
         entry=entry,
         client_id=client_id,
@@ -73,12 +72,8 @@ def hand_enter(
         by=by,
         by_label=by_label,
         pending=verify,
+        entered_by_seat=None if entered_by_seat is None else int(entered_by_seat),
     )
-    hand = recorded.hand
-    if recorded.created and entered_by_seat is not None:
-        hand.entered_by_seat = int(entered_by_seat)
-        hand.save(update_fields=["entered_by_seat"])
-    return recorded
 
 
 def hand_preview(*, game: Game, entry: HandEntry) -> tuple[GameState, GameState]:

@@ -67,8 +67,11 @@ def test_correction_refused_with_the_later_games_then_rolled_back(
     win_for(first, first.home)
     win_for(second, second.home)
     final = Pairing.objects.get(event=event, code="W2-1")
+    started = client.post(f"/api/events/{event.id}/rounds/{final.round.number}/start/")
+    assert started.status_code == 200, started.json()
     with django_capture_on_commit_callbacks(execute=True):
-        client.post(f"/api/games/{final.game_id}/hands/", hand_json("ns"), format="json")
+        played = client.post(f"/api/games/{final.game_id}/hands/", hand_json("ns"), format="json")
+    assert played.status_code == 201, played.json()
 
     url = f"/api/events/{event.id}/pairings/{first.id}/hands/1/"
     refused = client.put(url, hand_json("ew"), format="json")

@@ -14,8 +14,10 @@ from dataclasses import dataclass, field
 
 from scoring.choices import GameStatus
 from scoring.models import Game, Hand
+from scoring.services.play import last_hand_may_be_taken_back
 from scoring.services.verification import acknowledged_by_game, pending_hand
 from tournaments.choices import RoundStatus
+from tournaments.game_gate import table_moved_on
 from tournaments.models import Event, Pairing, Round, Table
 
 GAME_RELATED = [
@@ -39,6 +41,7 @@ class TableNow:
     pending: Hand | None = None
     acknowledged: set[str] = field(default_factory=set)
     waiting: bool = False  # every game at the table is done: the next one is awaited
+    take_back_open: bool = False  # the last hand is the one just entered, and may be undone
 
     @property
     def round_started(self) -> bool:
@@ -61,8 +64,12 @@ class TableNow:
 
     @property
     def may_undo(self) -> bool:
-        """The last hand can be undone: none entered since, and the result not yet agreed."""
+        """The last hand can be undone from the table: it is the hand just entered (undone
+        once, never the one before), the result is not agreed and has not been carried on
+        (``scoring.services.play.hand_take_back`` judges the same)."""
         if self.game is None or self.last_hand is None or self.pending is not None:
+            return False
+        if not self.take_back_open:
             return False
         if self.game.forfeited_by:
             return False
@@ -121,4 +128,8 @@ def table_now(*, table: Table) -> TableNow:
     game = pairing.game
     now.hands = list(Hand.objects.filter(game=game).order_by("number"))
     now.pending = pending_hand(game_id=game.id) if not now.finished else None
+    if now.hands:
+        now.take_back_open = last_hand_may_be_taken_back(game=game) and not (
+            now.finished and table_moved_on(pairing)
+        )
     return now

@@ -19,14 +19,14 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
-from kaiser_club.errors import Conflict, InvalidInput, KaiserError, NotAllowed
+from kaiser_club.actors import Actor
+from kaiser_club.errors import Conflict, KaiserError, NotAllowed
 from kaiser_club.roles import Role
 from kaiser_club.selectors import club_ids_with_role
-from scoring import services
 from scoring.convert import game_rules
 from scoring.errors import ClientIdReused, StaleGame
 from scoring.models import Game, Hand
-from scoring.services import verification
+from scoring.services import play, verification
 from tournaments.choices import EventKind, EventStatus
 from tournaments.models import Pairing, Table
 from tournaments.services.tables import normalise_code
@@ -319,6 +319,15 @@ def _by(request: HttpRequest, access: Access) -> Any:
     return request.user if access.by_role and request.user.is_authenticated else None
 
 
+def _actor(request: HttpRequest, table: Table, access: Access) -> Actor:
+    """The device holds the table's code, or its user a role in the event's club (or both)."""
+    return Actor(
+        user=request.user,
+        table_id=table.id if access.by_code else None,
+        label=writer_label(request, table, access),
+    )
+
+
 @table_endpoint
 def preview(
     request: HttpRequest, table: Table, access: Access, data: dict[str, Any]
@@ -342,19 +351,13 @@ def hands(
             return _answer(request, table_now(table=table), created=False)
         _current(table, data)
     assert now.game is not None
-    if not now.round_started:
-        raise InvalidInput(
-            _("The round has not started: hands can be entered once the organiser starts it.")
-        )
-    recorded = verification.hand_enter(
-        game_id=now.game.id,
+    recorded = play.hand_submit(
+        actor=_actor(request, table, access),
+        game=now.game,
         entry=read.hand_entry(data),
         client_id=client_id,
         number=read.optional_number(data, "number"),
         entered_by_seat=read.optional_seat(data, "entered_by_seat"),
-        verify=table.event.verification,
-        by=_by(request, access),
-        by_label=writer_label(request, table, access),
     )
     return _answer(
         request,
@@ -411,12 +414,7 @@ def undo(
     if not Hand.with_pending.filter(game=game, client_id=client_id).exists():
         # a retry: that hand is gone already
         return _answer(request, table_now(table=table), undone=False)
-    services.hand_undo_last(
-        game_id=game.id,
-        number=number,
-        by=_by(request, access),
-        by_label=writer_label(request, table, access),
-    )
+    play.hand_take_back(actor=_actor(request, table, access), game_id=game.id, number=number)
     return _answer(request, table_now(table=table), undone=True)
 
 

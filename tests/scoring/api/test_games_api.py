@@ -497,7 +497,7 @@ def test_record_needs_post(game: Game, scorekeeper: APIClient) -> None:
 # --- Undo --------------------------------------------------------------------------------------
 
 
-def test_undo_the_last_hand(game: Game, scorekeeper: APIClient) -> None:
+def test_undo_the_last_hand(game: Game, scorekeeper: APIClient, organiser: APIClient) -> None:
     record(game, played(N, 7, 6, NS, EW))
     record(game, played(E, 7, 5, EW, NS))
     answer = post(scorekeeper, url(game, "undo"), {"number": 2})
@@ -510,7 +510,16 @@ def test_undo_the_last_hand(game: Game, scorekeeper: APIClient) -> None:
         1,
     )
     assert [h["number"] for h in body["hands"]] == [1]
-    assert post(scorekeeper, url(game, "undo")).status_code == 200  # no number: the last
+    # Undone once: the hand before it is the organiser's to correct, not the scorekeeper's.
+    again = post(scorekeeper, url(game, "undo"))
+    assert again.status_code == 400
+    assert again.json() == {
+        "detail": "Only the hand just entered can be undone, once, until the next one is "
+        "entered. An organiser corrects earlier hands.",
+        "code": "undo_not_last",
+    }
+    assert len(hands_of(game)) == 1
+    assert post(organiser, url(game, "undo")).status_code == 200  # no number: the last
     assert hands_of(game) == []
 
 

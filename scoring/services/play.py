@@ -1,0 +1,85 @@
+"""Hands entered and taken back by whoever is at the game: the one owner of these actions for
+every door (the games API, the table page). The actor's rights and the event's rules come from
+``scoring.gates``; the rules of Kaiser from the services underneath."""
+
+from __future__ import annotations
+
+import uuid
+
+from django.db import transaction
+from django.utils.translation import gettext
+
+from kaiser_club.actors import Actor
+from kaiser_club.errors import InvalidInput
+
+from ..choices import HandAction
+from ..gates import Step, rule_for
+from ..models import Game, GameChange, Hand
+from ..rules import HandEntry, Seat
+from .hands import Recorded, undo_last_hand
+from .state import lock_game
+from .verification import hand_enter
+
+# The changes that make or unmake a hand: what "the last thing done at this game" means.
+HAND_CHANGES = (HandAction.RECORD, HandAction.UNDO, HandAction.CORRECT, HandAction.DISCARD)
+
+
+def hand_submit(
+    *,
+    actor: Actor,
+    game: Game,
+    entry: HandEntry,
+    client_id: uuid.UUID,
+    number: int | None = None,
+    entered_by_seat: Seat | None = None,
+) -> Recorded:
+    """Records the next hand as the event has it: counted at once, or waiting for the other
+    partnership when the event verifies and the actor does not direct it. The ruling reads
+    who the actor is and where the game stands (not its hands), so it needs no lock; the rules
+    judge the hand under the game's lock."""
+    ruling = rule_for(game=game, actor=actor, step=Step.ENTER)
+    return hand_enter(
+        game_id=game.id,
+        entry=entry,
+        client_id=client_id,
+        number=number,
+        entered_by_seat=entered_by_seat,
+        verify=ruling.verify,
+        by=actor.by,
+        by_label=actor.label,
+    )
+
+
+def last_hand_may_be_taken_back(*, game: Game) -> bool:
+    """Whether the last hand is the last thing entered at the game: a table takes back a hand
+    once, right after entering it, never the one before (that is the organiser's correction).
+    The latest record, undo, correction or discard says it: a record of hand n means hand n
+    is still there and nothing came after it."""
+    change = (
+        GameChange.objects.filter(game=game, action__in=HAND_CHANGES)
+        .order_by("-at", "-id")
+        .values_list("action", flat=True)
+        .first()
+    )
+    return change == HandAction.RECORD
+
+
+@transaction.atomic
+def hand_take_back(*, actor: Actor, game_id: int, number: int | None = None) -> Game:
+    """Undoes the last hand. An organiser may undo the last hand of a game still open to
+    change; anyone else only the hand just entered, once."""
+    game = lock_game(game_id)
+    ruling = rule_for(game=game, actor=actor, step=Step.UNDO)
+    if (
+        not ruling.director
+        and not last_hand_may_be_taken_back(game=game)
+        and Hand.with_pending.filter(game=game).exists()  # else: "there is no hand to undo"
+    ):
+        raise InvalidInput(
+            gettext(
+                "Only the hand just entered can be undone, once, until the next one is entered. "
+                "An organiser corrects earlier hands."
+            ),
+            code="undo_not_last",
+        )
+    return undo_last_hand(game, number=number, by=actor.by, by_label=actor.label)

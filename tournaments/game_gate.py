@@ -1,0 +1,83 @@
+"""An event's rules for the games of its pairings, for every door (the table page, the games
+API): who may enter hands, that the round has started, verification, and how far a table may
+take a hand back. Registered with ``scoring.gates`` when the app is ready."""
+
+from __future__ import annotations
+
+from django.utils.translation import gettext
+
+from kaiser_club.actors import Actor
+from kaiser_club.errors import InvalidInput, NotAllowed
+from kaiser_club.roles import Role
+from scoring.choices import GameStatus
+from scoring.gates import Ruling, Step
+from scoring.models import Game
+
+from .choices import EventKind, RoundStatus
+from .models import Event, Pairing, Round
+
+
+def writer_role(event: Event) -> Role:
+    """The least role that enters hands without a table's code: at a club night a scorekeeper
+    of the club, at a tournament an organiser (its tablets go by their codes)."""
+    return Role.SCOREKEEPER if event.kind == EventKind.CLUB_NIGHT else Role.ORGANISER
+
+
+def round_not_started_text() -> str:
+    return gettext("The round has not started: hands can be entered once the organiser starts it.")
+
+
+def table_moved_on(pairing: Pairing) -> bool:
+    """Whether a finished game's result has been carried forward: a later game at its table,
+    or a later round of the event (paired on the standings this result is in)."""
+    later_round = Round.objects.filter(
+        event_id=pairing.event_id, number__gt=pairing.round.number
+    ).exists()
+    if later_round:
+        return True
+    if pairing.table_id is None:
+        return False
+    return Pairing.objects.filter(
+        table_id=pairing.table_id,
+        round__number=pairing.round.number,
+        id__gt=pairing.id,
+        game__isnull=False,
+        cancelled=False,
+    ).exists()
+
+
+def event_gate(game: Game, actor: Actor, step: Step) -> Ruling | None:
+    pairing = (
+        Pairing.objects.filter(game_id=game.id)
+        .select_related("event", "event__club", "round")
+        .first()
+    )
+    if pairing is None:
+        return None  # not an event's game: the club's roles decide
+    event = pairing.event
+    at_table = actor.table_id is not None and actor.table_id == pairing.table_id
+    if not (at_table or actor.has_role(club_id=event.club_id, at_least=writer_role(event))):
+        raise NotAllowed(
+            gettext(
+                "At %(event)s hands are entered at the game's table (its code opens it) or by an "
+                "organiser of %(club)s."
+            )
+            % {"event": event.name, "club": event.club.name}
+        )
+    director = actor.has_role(club_id=event.club_id, at_least=Role.ORGANISER)
+    if step is Step.ENTER and pairing.round.status == RoundStatus.READY:
+        raise InvalidInput(round_not_started_text(), code="round_not_started")
+    if (
+        step is Step.UNDO
+        and not director
+        and game.status == GameStatus.FINISHED
+        and table_moved_on(pairing)
+    ):
+        raise InvalidInput(
+            gettext(
+                "This game is over and its result has been carried forward: only the organiser "
+                "can change it now."
+            ),
+            code="result_carried_forward",
+        )
+    return Ruling(verify=event.verification and not director, director=director)
