@@ -28,6 +28,17 @@ def players_known_to(*, club_id: int) -> QuerySet[Player]:
     ).distinct()
 
 
+def players_open_to(*, club_id: int) -> QuerySet[Player]:
+    """The players a club may name: those it knows, and records no club knows yet."""
+    teams = Team.objects.exclude(club=None)
+    no_club = (
+        Q(memberships=None, host_club=None)
+        & ~Q(id__in=teams.values("player_one_id"))
+        & ~Q(id__in=teams.values("player_two_id"))
+    )
+    return Player.objects.filter(Q(id__in=players_known_to(club_id=club_id).values("id")) | no_club)
+
+
 def _tied_to_a_club(player_ids: list[int]) -> QuerySet[Player]:
     teams = Team.objects.exclude(club=None)
     return Player.objects.filter(id__in=player_ids).filter(

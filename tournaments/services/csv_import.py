@@ -18,6 +18,7 @@ from django.db.models.functions import Lower
 
 from kaiser_club.errors import InvalidInput
 from kaiser_club.models import Club, Player
+from scoring.scope import players_open_to
 
 from ..models import Entry, Event
 from .entries import entry_register_player, entry_register_team
@@ -100,7 +101,9 @@ def _check_rows(event: Event, rows: list[ImportRow], needed: list[str]) -> None:
     names = {r.values.get(c, "").lower() for r in rows for c in needed} - {""}
     found: dict[str, list[Player]] = {}
     members = set(event.club.memberships.values_list("player_id", flat=True))
-    for player in Player.objects.annotate(key=Lower("name")).filter(key__in=names):
+    # Only the players the club knows: a name never picks another club's player.
+    known = players_open_to(club_id=event.club_id)
+    for player in known.annotate(key=Lower("name")).filter(key__in=names):
         found.setdefault(player.name.lower(), []).append(player)
     clubs = {c.slug: c for c in Club.objects.all()} | {
         c.name.lower(): c for c in Club.objects.all()
@@ -188,7 +191,7 @@ def entries_import(*, event: Event, text: str) -> ImportResult:
         )
     for row in result.rows:
         players = [
-            p or Player.objects.create(name=row.values[c])
+            p or Player.objects.create(name=row.values[c], host_club=event.club)
             for p, c in zip(
                 row.players,
                 ["player"] if event.individual else ["player_one", "player_two"],

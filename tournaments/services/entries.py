@@ -15,6 +15,7 @@ from scoring import services as scoring
 from scoring.choices import GameStatus
 from scoring.models import Team
 from scoring.rules import Seat
+from scoring.scope import require_known_players
 
 from ..choices import EntryStatus, Format, ResultKind, SlotSide
 from ..models import Entry, Event, Pairing, Round, Substitution
@@ -107,6 +108,8 @@ def entry_register_team(
         raise InvalidInput("A progressive event takes single players, not teams.")
     if player_one.id == player_two.id:
         raise InvalidInput("A team needs two different players.")
+    require_known_players(club=event.club, players=[player_one], field="player_one")
+    require_known_players(club=event.club, players=[player_two], field="player_two")
     clash = player_entered(event, {player_one.id, player_two.id})
     if clash:
         raise InvalidInput(f"{player_one} or {player_two} already plays in {clash}.")
@@ -136,6 +139,7 @@ def entry_register_player(
     event = lock_event(event.id)
     if not event.individual:
         raise InvalidInput("This event takes teams of two; register a partnership.")
+    require_known_players(club=event.club, players=[player], field="player")
     clash = player_entered(event, {player.id})
     if clash:
         raise InvalidInput(f"{player} is already entered.")
