@@ -25,6 +25,7 @@ from .choices import (
     SuitChoice,
     TeamChoice,
 )
+from .rules.ruleset import MAX_CARD_VALUE
 
 
 class Team(models.Model):
@@ -229,9 +230,9 @@ class Hand(models.Model):
                 condition=Q(bidder_tricks__isnull=True) | Q(bidder_tricks__lte=8),
                 name="hand_bidder_tricks_range",
             ),
-            models.CheckConstraint(
-                condition=Q(ns_points__gte=-3, ns_points__lte=13)
-                & Q(ew_points__gte=-3, ew_points__lte=13),
+            models.CheckConstraint(  # eight tricks, plus or less a card's value
+                condition=Q(ns_points__gte=-MAX_CARD_VALUE, ns_points__lte=8 + MAX_CARD_VALUE)
+                & Q(ew_points__gte=-MAX_CARD_VALUE, ew_points__lte=8 + MAX_CARD_VALUE),
                 name="hand_points_range",
             ),
             models.CheckConstraint(

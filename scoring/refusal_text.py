@@ -107,6 +107,9 @@ TEMPLATES: Mapping[str, Promise] = {
     ),
     "time_limit_out_of_range": _("The time limit must be at least 1 minute, not {minutes}."),
     "card_value_negative": _("The {card} value must be 0 or more, not {value}."),
+    "card_value_too_high": _("The {card} value can be at most {most}, not {value}."),
+    "points_too_high": _("The {option} can be at most {most} points, not {value}."),
+    "time_limit_too_long": _("The time limit can be at most {most} minutes, not {minutes}."),
 }
 
 # Names the engine puts into its sentences in English (scoring.rules.refusals' *_NAMES,

@@ -135,6 +135,9 @@ MESSAGES: Mapping[str, str] = MappingProxyType(
         ),
         "time_limit_out_of_range": "The time limit must be at least 1 minute, not {minutes}.",
         "card_value_negative": "The {card} value must be 0 or more, not {value}.",
+        "card_value_too_high": "The {card} value can be at most {most}, not {value}.",
+        "points_too_high": "The {option} can be at most {most} points, not {value}.",
+        "time_limit_too_long": "The time limit can be at most {most} minutes, not {minutes}.",
     }
 )
 

@@ -84,6 +84,14 @@ OPTION_LABELS: Mapping[str, str] = {
 }
 
 
+# The largest values a rule set may hold: what keeps every hand's points and every score, target
+# and clock storable (a hand's points are its tricks, 0 to 8, plus the good card's value or less
+# the bad card's), and far beyond any Kaiser game played.
+MAX_TARGET = 500
+MAX_CARD_VALUE = 10
+MAX_TIME_LIMIT_MINUTES = 600
+
+
 @dataclass(frozen=True)
 class RuleSet:
     name: str = "standard"
@@ -138,6 +146,11 @@ class RuleSet:
             )
         if self.target < 1:
             found.append(Refusal("target_out_of_range", "target", {"target": self.target}))
+        for name in ("target", "raised_target", "bid_out_line", "raised_bid_out_line"):
+            value = getattr(self, name)
+            if value is not None and value > MAX_TARGET:
+                params = {"option": OPTION_LABELS[name], "value": value, "most": MAX_TARGET}
+                found.append(Refusal("points_too_high", name, params))
         if self.raised_target is not None:
             if self.raised_target <= self.target:
                 found.append(
@@ -176,10 +189,26 @@ class RuleSet:
                     {"minutes": self.time_limit_minutes},
                 )
             )
+        if self.time_limit_minutes is not None and self.time_limit_minutes > MAX_TIME_LIMIT_MINUTES:
+            found.append(
+                Refusal(
+                    "time_limit_too_long",
+                    "time_limit_minutes",
+                    {"minutes": self.time_limit_minutes, "most": MAX_TIME_LIMIT_MINUTES},
+                )
+            )
         for name, card in (("five_bonus", self.good_card), ("three_penalty", self.bad_card)):
             value = getattr(self, name)
             if value < 0:
                 found.append(Refusal("card_value_negative", name, {"card": card, "value": value}))
+            elif value > MAX_CARD_VALUE:
+                found.append(
+                    Refusal(
+                        "card_value_too_high",
+                        name,
+                        {"card": card, "value": value, "most": MAX_CARD_VALUE},
+                    )
+                )
         return found
 
     def _raised_line_problems(self, raised_line: int) -> list[Refusal]:

@@ -14,6 +14,8 @@ from ..choices import GameStatus
 from ..models import Game
 from .state import call_time_if_due, current_state, lock_game, save_state
 
+MAX_ADDED_MINUTES = 600
+
 
 def _running(game: Game) -> None:
     if game.status == GameStatus.FINISHED:
@@ -61,9 +63,29 @@ def clock_add_minutes(*, game_id: int, minutes: int) -> Game:
     _running(game)
     if game.time_called_at is not None:
         raise InvalidInput("Time has already been called; minutes can no longer be added.")
+    _check_new_deadline(game, minutes)
     game.added_minutes += minutes
     game.save(update_fields=["added_minutes", "updated_at"])
     return game
+
+
+def _check_new_deadline(game: Game, minutes: int) -> None:
+    """The minutes added in all stay within a day's play, and never take away more than the
+    game's time. Taken away past a hand already finished, time is called at that hand, not
+    before it (``call_time_if_due``): the game goes on with the hand in play."""
+    total = game.added_minutes + minutes
+    if total > MAX_ADDED_MINUTES:
+        raise InvalidInput(
+            f"At most {MAX_ADDED_MINUTES} minutes can be added to a game in all; "
+            f"{game.added_minutes} are already added."
+        )
+    if minutes >= 0:
+        return
+    limit = game.time_limit_minutes or 0
+    if limit + total < 0:
+        raise InvalidInput(
+            f"Only {limit + game.added_minutes} minutes can be taken away from this game's time."
+        )
 
 
 def clock_sweep(*, now: datetime | None = None) -> list[int]:

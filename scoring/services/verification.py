@@ -23,8 +23,9 @@ from kaiser_club.errors import InvalidInput, NotFound
 
 from ..choices import GameStatus, HandAction, HandStatus
 from ..convert import hand_to_entry, result_fields
+from ..errors import HandNotAccepted
 from ..models import Game, GameChange, Hand
-from ..rules import GameState, HandEntry, Seat, call_time
+from ..rules import GameState, HandEntry, HandRefused, Seat, call_time
 from ..rules import Team as Side
 from .hands import Recorded, apply_hand_checked, hand_record
 from .state import audit, call_time_if_due, current_state, lock_game, save_state
@@ -91,7 +92,12 @@ def hand_preview(*, game: Game, entry: HandEntry) -> tuple[GameState, GameState]
         and deadline is not None
         and deadline <= now
     ):
-        before = call_time(before, deadline)
+        # As the clock calls it (``call_time_if_due``): never before a hand already finished.
+        finished = [h.entry.completed_at for h in before.hands if h.entry.completed_at]
+        try:
+            before = call_time(before, max([deadline, *finished]))
+        except HandRefused as exc:
+            raise HandNotAccepted.from_refused(exc) from None
     return before, apply_hand_checked(before, entry)
 
 

@@ -94,7 +94,9 @@ def test_bidder_tricks_out_of_range_is_refused() -> None:
     refused(bidder_tricks=9)
 
 
-@pytest.mark.parametrize("points", [-4, 14])
+# A rule set's card values are 0 to 10 (scoring.rules.ruleset.MAX_CARD_VALUE): a hand's points
+# are -10 (no tricks, the bad card) to 18 (eight tricks, the good card).
+@pytest.mark.parametrize("points", [-11, 19])
 def test_points_out_of_range_are_refused(points: int) -> None:
     refused(ns_points=points)
 

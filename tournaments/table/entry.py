@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import uuid
 from typing import Any
 
@@ -10,6 +9,7 @@ from django.http import HttpRequest
 from django.utils.translation import gettext
 
 from kaiser_club.errors import InvalidInput
+from kaiser_club.request_limits import loads_bounded
 from scoring.api.serializers import HandEntrySerializer
 from scoring.rules import HandEntry, Seat
 from scoring.rules import Team as Side
@@ -17,7 +17,7 @@ from scoring.rules import Team as Side
 
 def body(request: HttpRequest) -> dict[str, Any]:
     try:
-        data = json.loads(request.body or b"{}")
+        data = loads_bounded(request.body or b"{}")
     except ValueError:
         raise InvalidInput(gettext("The page sent something unreadable.")) from None
     if not isinstance(data, dict):
@@ -42,13 +42,22 @@ def client_id(data: dict[str, Any]) -> uuid.UUID:
         raise InvalidInput(gettext("The page sent a hand without its id.")) from None
 
 
+LARGEST_ID = 2**31 - 1  # an id or a hand number beyond a database integer is none of ours
+
+
 def whole_number(data: dict[str, Any], name: str) -> int:
-    try:
-        return int(data[name])
-    except (KeyError, TypeError, ValueError):
-        raise InvalidInput(
-            gettext("The page sent no %(name)s.") % {"name": name}, field_errors={name: []}
-        ) from None
+    """A whole number the page sent (as a number or its digits), from 0 to LARGEST_ID: a
+    float, an infinity or a number too large for a database column is refused, not a 500."""
+    value = data.get(name)
+    if isinstance(value, str) and value.strip().isdigit():
+        value = int(value.strip())
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    if isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= LARGEST_ID:
+        return value
+    raise InvalidInput(
+        gettext("The page sent no %(name)s.") % {"name": name}, field_errors={name: []}
+    )
 
 
 def optional_number(data: dict[str, Any], name: str) -> int | None:

@@ -283,7 +283,7 @@ def test_bid_out_defenders_never_gain(
 )
 def test_deal_rotates_clockwise(data: st.DataObject, redeal: MisdealRedeal, first: Seat) -> None:
     rules = RuleSet(
-        misdeals=frozenset(MisdealReason), misdeal_redeal=redeal, target=1000, bid_out_line=None
+        misdeals=frozenset(MisdealReason), misdeal_redeal=redeal, target=500, bid_out_line=None
     )
     kinds = data.draw(st.lists(st.sampled_from(HandKind), min_size=1, max_size=20))
     state = new_game(rules, first)

@@ -1,0 +1,134 @@
+"""Parse limits: a request the app cannot read is a 400 (or 413) with a sentence, checked
+before any role is looked up, never a 500."""
+
+from __future__ import annotations
+
+import json
+import uuid
+
+import pytest
+from django.test import Client
+from rest_framework.test import APIClient
+
+from kaiser_club.models import Club
+from kaiser_club.roles import Role
+from scoring.models import Game, Hand, Team
+from tests.factories import member, start_game
+from tests.scoring.hands import make_club
+from tests.table.helpers import make_table, opened
+
+pytestmark = pytest.mark.django_db
+
+TOO_DEEP = (
+    "The data sent is nested more than 32 levels deep, which no request of this app needs: "
+    "send it in the shape the API documentation shows."
+)
+NESTED = "[" * 100_000 + "]" * 100_000
+
+
+def signed_in(club: Club, role: Role) -> APIClient:
+    client = APIClient()
+    client.force_authenticate(member(club, role))
+    return client
+
+
+@pytest.mark.parametrize("path", ["/api/games/", "/api/teams/", "/api/events/"])
+def test_a_huge_page_limit_is_a_page_not_an_overflow(path: str) -> None:
+    client = signed_in(make_club(), Role.ORGANISER)
+    answer = client.get(f"{path}?limit=99999999999999999999&offset=99999999999999999999")
+    assert answer.status_code == 200
+    assert answer.json()["results"] == []
+
+
+@pytest.mark.parametrize("path", ["/api/teams/", "/api/games/", "/api/events/import/"])
+def test_json_nested_100000_deep_is_refused_before_the_role_check(path: str) -> None:
+    club = make_club()
+    client = signed_in(club, Role.PLAYER)  # a player: the role check would answer 403
+    answer = client.generic("POST", path, NESTED, content_type="application/json")
+    assert answer.status_code == 400
+    assert answer.json() == {"detail": TOO_DEEP, "code": "too_deep"}
+
+
+def test_json_33_levels_deep_is_refused_32_are_read() -> None:
+    club = make_club()
+    client = signed_in(club, Role.ORGANISER)
+    deep = json.dumps({"name": "x", "club": club.id, "extra": json.loads("[" * 32 + "]" * 32)})
+    assert (
+        client.generic("POST", "/api/teams/", deep, content_type="application/json").json()["code"]
+        == "too_deep"
+    )
+    shallow = json.dumps({"name": "x", "club": club.id, "extra": json.loads("[" * 30 + "]" * 30)})
+    answer = client.generic("POST", "/api/teams/", shallow, content_type="application/json")
+    assert answer.status_code == 400 and "player_one_id" in answer.json()  # read, then judged
+    assert Team.objects.count() == 0
+
+
+@pytest.mark.parametrize("endpoint", ["hands", "preview", "confirm", "undo"])
+def test_table_endpoint_nested_body_is_refused(endpoint: str) -> None:
+    setup = make_table()
+    device = opened(setup)
+    answer = device.generic(
+        "POST", f"/table/{setup.table.id}/{endpoint}", NESTED, content_type="application/json"
+    )
+    assert answer.status_code == 400
+    assert answer.json()["code"] == "too_deep"
+
+
+@pytest.mark.parametrize(
+    ("endpoint", "field"),
+    [
+        ("hands", "game_id"),
+        ("preview", "game_id"),
+        ("confirm", "seat"),
+        ("confirm", "number"),
+        ("undo", "number"),
+    ],
+)
+@pytest.mark.parametrize("value", ["1e999", "-1e999", "1e30", "true", "-1", "2.5"])
+def test_table_numbers_beyond_any_column_are_refused(endpoint: str, field: str, value: str) -> None:
+    setup = make_table(verification=True)
+    device = opened(setup)
+    body = {
+        "game_id": setup.game.id,
+        "client_id": str(uuid.uuid4()),
+        "number": 1,
+        "seat": 1,
+        "entry": {"bidder": 0, "bid": 7, "bidding_team_tricks": 6},
+    }
+    text = json.dumps(body).replace(f'"{field}": {json.dumps(body[field])}', f'"{field}": {value}')
+    answer = device.post(
+        f"/table/{setup.table.id}/{endpoint}", text, content_type="application/json"
+    )
+    assert answer.status_code in (400, 404), answer.content
+    assert answer.json()["detail"]
+    assert Hand.with_pending.count() == 0
+
+
+def test_a_good_table_body_is_still_read() -> None:
+    setup = make_table()
+    device = Client()
+    opened(setup, device)
+    body = {
+        "game_id": setup.game.id,
+        "client_id": str(uuid.uuid4()),
+        "number": 1,
+        "entry": {
+            "bidder": 0,
+            "bid": 7,
+            "trump": "clubs",
+            "bidding_team_tricks": 6,
+            "five_hearts": "ns",
+            "three_spades": "ew",
+        },
+    }
+    answer = device.post(
+        f"/table/{setup.table.id}/hands", json.dumps(body), content_type="application/json"
+    )
+    assert answer.status_code == 200, answer.content
+    assert Game.objects.get(id=setup.game.id).hand_count == 1
+
+
+def test_a_game_page_query_never_overflows() -> None:
+    game = start_game(club=make_club())
+    client = signed_in(game.club, Role.PLAYER)
+    assert client.get(f"/api/games/{10**30}/").status_code == 404
