@@ -1,6 +1,6 @@
 """Limits on what a request may carry, checked before any view runs (so before any role is
-looked up): a JSON body nested deeper than any request of the app needs, or one too large to
-read, is refused with a sentence instead of exhausting the parser (a RecursionError is a 500)."""
+looked up): a JSON body nested deeper than any request of the app needs is refused with a
+sentence instead of exhausting the parser (a RecursionError is a 500)."""
 
 from __future__ import annotations
 
@@ -55,8 +55,9 @@ def loads_bounded(text: str | bytes) -> Any:
 
 
 class RequestLimitsMiddleware:
-    """Refuses a JSON body that is too deep or too large before the view (and its role check)
-    runs. A body that is not JSON is left to the view, which says so in its own words."""
+    """Refuses a JSON body that is too deep before the view (and its role check) runs. A body
+    that is not JSON, or too large to read, is left to the view, which says so in its own
+    words."""
 
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response
@@ -72,13 +73,7 @@ class RequestLimitsMiddleware:
         try:
             body = request.body
         except RequestDataTooBig:
-            return JsonResponse(
-                {
-                    "detail": gettext("The data sent is too large for this request."),
-                    "code": "too_large",
-                },
-                status=413,
-            )
+            return None  # the view says how to send a large document (the event import does)
         try:
             loads_bounded(body or b"null")
         except InvalidInput as exc:

@@ -31,7 +31,7 @@ from .rules.ruleset import MAX_CARD_VALUE
 class Team(models.Model):
     """A partnership of two players."""
 
-    name = models.CharField(max_length=120, blank=True)
+    name = models.CharField(max_length=160, blank=True)  # as long as an entry's name
     club = models.ForeignKey(Club, null=True, blank=True, on_delete=models.SET_NULL)
     player_one = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
     player_two = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")

@@ -9,6 +9,7 @@ from django.utils.translation import gettext_lazy as _
 
 from scoring.rules import PRESETS
 
+from . import limits
 from .choices import EventKind, Format, Seeding, SlotSide, Tiebreak
 from .models import Season
 
@@ -26,22 +27,35 @@ class EventForm(forms.Form):
     season = forms.ModelChoiceField(queryset=Season.objects.none(), required=False)
     format = forms.ChoiceField(choices=Format.choices, initial=Format.SWISS)
     preset = forms.ChoiceField(choices=PRESET_CHOICES, required=False)
-    rounds = forms.IntegerField(min_value=1, max_value=50, required=False)
+    rounds = forms.IntegerField(
+        min_value=limits.ROUNDS[0], max_value=limits.ROUNDS[1], required=False
+    )
     minutes_per_game = forms.IntegerField(
-        min_value=1, max_value=600, required=False, help_text=_("Empty: the rule set's.")
+        min_value=limits.MINUTES_PER_GAME[0],
+        max_value=limits.MINUTES_PER_GAME[1],
+        required=False,
+        help_text=_("Empty: the rule set's."),
     )
     seeding = forms.ChoiceField(choices=Seeding.choices, initial=Seeding.MANUAL)
     tiebreaks = forms.CharField(
         initial="wins, point_difference",
         help_text=_("In order, from: ") + ", ".join(Tiebreak.values),
     )
-    forfeit_winner_score = forms.IntegerField(initial=52)
-    forfeit_loser_score = forms.IntegerField(initial=0)
+    forfeit_winner_score = forms.IntegerField(
+        initial=52, min_value=limits.FORFEIT_SCORE[0], max_value=limits.FORFEIT_SCORE[1]
+    )
+    forfeit_loser_score = forms.IntegerField(
+        initial=0, min_value=limits.FORFEIT_SCORE[0], max_value=limits.FORFEIT_SCORE[1]
+    )
     check_in_required = forms.BooleanField(required=False, initial=True)
     third_place = forms.BooleanField(required=False)
     grand_final_reset = forms.BooleanField(required=False, initial=True)
-    pool_count = forms.IntegerField(min_value=2, required=False)
-    pool_advance = forms.IntegerField(min_value=1, required=False)
+    pool_count = forms.IntegerField(
+        min_value=limits.POOL_COUNT[0], max_value=limits.POOL_COUNT[1], required=False
+    )
+    pool_advance = forms.IntegerField(
+        min_value=limits.POOL_ADVANCE[0], max_value=limits.POOL_ADVANCE[1], required=False
+    )
     verification = forms.BooleanField(required=False, initial=True)
     public_pages = forms.BooleanField(required=False, initial=True)
 
@@ -124,14 +138,18 @@ class TeamEntryForm(forms.Form):
     player_one = forms.CharField(max_length=120, label=_("First player"))
     player_two = forms.CharField(max_length=120, label=_("Second player"))
     name = forms.CharField(max_length=160, required=False, label=_("Team name"))
-    seed = forms.IntegerField(min_value=1, required=False)
-    rating = forms.FloatField(required=False)
+    seed = forms.IntegerField(min_value=limits.SEED[0], max_value=limits.SEED[1], required=False)
+    rating = forms.FloatField(
+        min_value=limits.RATING[0], max_value=limits.RATING[1], required=False
+    )
 
 
 class PlayerEntryForm(forms.Form):
     player = forms.CharField(max_length=120)
-    seed = forms.IntegerField(min_value=1, required=False)
-    rating = forms.FloatField(required=False)
+    seed = forms.IntegerField(min_value=limits.SEED[0], max_value=limits.SEED[1], required=False)
+    rating = forms.FloatField(
+        min_value=limits.RATING[0], max_value=limits.RATING[1], required=False
+    )
 
 
 class CsvForm(forms.Form):

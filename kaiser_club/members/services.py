@@ -10,6 +10,7 @@ from django.db import transaction
 from ..errors import Conflict, InvalidInput, NotFound
 from ..models import Club, Membership, Player
 from ..roles import Role
+from ..text import clean_text
 
 NAME_MAX = 120
 
@@ -22,7 +23,7 @@ def lock_club(club_id: int) -> Club:
 
 
 def clean_name(name: str) -> str:
-    name = " ".join(name.split())
+    name = clean_text(name)
     if not name:
         raise InvalidInput("A member needs a name.", field_errors={"name": ["Enter a name."]})
     if len(name) > NAME_MAX:

@@ -9,6 +9,7 @@ from kaiser_club.actors import Actor
 from kaiser_club.errors import InvalidInput, NotAllowed
 from kaiser_club.models import Club, Player
 from kaiser_club.roles import Role
+from kaiser_club.text import clean_text
 
 from ..models import Team
 from ..scope import require_known_players
@@ -25,4 +26,6 @@ def team_create(
         raise InvalidInput(gettext("A team needs two different players."))
     require_known_players(club=club, players=[player_one], field="player_one_id")
     require_known_players(club=club, players=[player_two], field="player_two_id")
-    return Team.objects.create(club=club, player_one=player_one, player_two=player_two, name=name)
+    return Team.objects.create(
+        club=club, player_one=player_one, player_two=player_two, name=clean_text(name)
+    )

@@ -144,7 +144,7 @@ def test_csv_import_preview_then_all_or_nothing(organiser_client):
             "values": {"team": "C", "player_one": "Ed", "player_two": "Ed", "seed": "x"},
             "errors": [
                 "A team needs two different players; Ed is named twice.",
-                "Seed 'x' is not a whole number of 1 or more.",
+                "Seed 'x' is not a whole number from 1 to 9999.",
             ],
             "new_players": ["Ed", "Ed"],
         }

@@ -99,9 +99,9 @@ def _enter_team(page: Any, name: str, first: str, second: str) -> None:
     page.get_by_label("Second player").fill(second)
     page.get_by_label("Team name").fill(name)
     page.get_by_role("button", name="Enter", exact=True).click()
-    # The page after the post (the one before may already say "The team is entered.").
+    # The page after the post (the one before may already say "… is entered.").
     expect(_row(page.locator("table.grid tbody tr"), page, name)).to_have_count(1)
-    expect(_messages(page)).to_have_text("The team is entered.")
+    expect(_messages(page)).to_have_text(f"{name} is entered.")
 
 
 def test_a_tournament_day_from_the_new_event_form_to_the_standings(laptop: Any, club: Club) -> None:

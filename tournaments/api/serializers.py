@@ -9,6 +9,7 @@ from rest_framework import serializers
 from kaiser_club.models import Club, Player
 from scoring.api.serializers import HandEntrySerializer
 
+from .. import limits
 from ..choices import EventKind, Format, Seeding, SlotSide, Tiebreak
 from ..models import Entry, Event, GenerationJob, Pairing, Round, Season, Table
 from ..services.tables import display_code, table_path
@@ -70,19 +71,40 @@ class EventSettingsSerializer(serializers.Serializer[dict[str, Any]]):
         queryset=Season.objects.all(), required=False, allow_null=True
     )
     format = serializers.ChoiceField(choices=Format.choices, required=False)
-    minutes_per_game = serializers.IntegerField(required=False, allow_null=True, min_value=1)
-    rounds = serializers.IntegerField(required=False, allow_null=True, min_value=1, max_value=50)
+    minutes_per_game = serializers.IntegerField(
+        required=False,
+        allow_null=True,
+        min_value=limits.MINUTES_PER_GAME[0],
+        max_value=limits.MINUTES_PER_GAME[1],
+    )
+    rounds = serializers.IntegerField(
+        required=False, allow_null=True, min_value=limits.ROUNDS[0], max_value=limits.ROUNDS[1]
+    )
     tiebreaks = serializers.ListField(
         child=serializers.ChoiceField(choices=Tiebreak.choices), required=False
     )
     seeding = serializers.ChoiceField(choices=Seeding.choices, required=False)
-    forfeit_winner_score = serializers.IntegerField(required=False)
-    forfeit_loser_score = serializers.IntegerField(required=False)
+    forfeit_winner_score = serializers.IntegerField(
+        required=False, min_value=limits.FORFEIT_SCORE[0], max_value=limits.FORFEIT_SCORE[1]
+    )
+    forfeit_loser_score = serializers.IntegerField(
+        required=False, min_value=limits.FORFEIT_SCORE[0], max_value=limits.FORFEIT_SCORE[1]
+    )
     check_in_required = serializers.BooleanField(required=False)
     third_place = serializers.BooleanField(required=False)
     grand_final_reset = serializers.BooleanField(required=False)
-    pool_count = serializers.IntegerField(required=False, allow_null=True, min_value=2)
-    pool_advance = serializers.IntegerField(required=False, allow_null=True, min_value=1)
+    pool_count = serializers.IntegerField(
+        required=False,
+        allow_null=True,
+        min_value=limits.POOL_COUNT[0],
+        max_value=limits.POOL_COUNT[1],
+    )
+    pool_advance = serializers.IntegerField(
+        required=False,
+        allow_null=True,
+        min_value=limits.POOL_ADVANCE[0],
+        max_value=limits.POOL_ADVANCE[1],
+    )
     verification = serializers.BooleanField(required=False)
     public_pages = serializers.BooleanField(required=False)
 
@@ -143,8 +165,12 @@ class EntryCreateSerializer(serializers.Serializer[dict[str, Any]]):
     player_two = serializers.PrimaryKeyRelatedField(queryset=Player.objects.all(), required=False)
     player = serializers.PrimaryKeyRelatedField(queryset=Player.objects.all(), required=False)
     name = serializers.CharField(max_length=160, required=False, allow_blank=True)
-    seed = serializers.IntegerField(required=False, allow_null=True, min_value=1)
-    rating = serializers.FloatField(required=False, allow_null=True)
+    seed = serializers.IntegerField(
+        required=False, allow_null=True, min_value=limits.SEED[0], max_value=limits.SEED[1]
+    )
+    rating = serializers.FloatField(
+        required=False, allow_null=True, min_value=limits.RATING[0], max_value=limits.RATING[1]
+    )
     club = serializers.PrimaryKeyRelatedField(
         queryset=Club.objects.all(), required=False, allow_null=True
     )
@@ -152,8 +178,12 @@ class EntryCreateSerializer(serializers.Serializer[dict[str, Any]]):
 
 class EntryUpdateSerializer(serializers.Serializer[dict[str, Any]]):
     name = serializers.CharField(max_length=160, required=False, allow_blank=True)
-    seed = serializers.IntegerField(required=False, allow_null=True, min_value=1)
-    rating = serializers.FloatField(required=False, allow_null=True)
+    seed = serializers.IntegerField(
+        required=False, allow_null=True, min_value=limits.SEED[0], max_value=limits.SEED[1]
+    )
+    rating = serializers.FloatField(
+        required=False, allow_null=True, min_value=limits.RATING[0], max_value=limits.RATING[1]
+    )
 
 
 class CheckInSerializer(serializers.Serializer[dict[str, Any]]):

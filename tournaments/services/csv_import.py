@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import csv
 import io
+import math
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -18,12 +20,19 @@ from django.db.models.functions import Lower
 
 from kaiser_club.errors import InvalidInput
 from kaiser_club.models import Club, Player
+from kaiser_club.text import clean_text
+from scoring.models import Team
 from scoring.scope import players_open_to
 
+from .. import limits
 from ..models import Entry, Event
 from .entries import entry_register_player, entry_register_team
 
 MAX_ROWS = 2000
+PLAYER_NAME_MAX = Player._meta.get_field("name").max_length or 120
+TEAM_NAME_MAX = min(
+    Entry._meta.get_field("name").max_length or 160, Team._meta.get_field("name").max_length or 160
+)
 
 
 @dataclass
@@ -66,6 +75,19 @@ def _reader(text: str) -> csv.DictReader[str]:
     return csv.DictReader(io.StringIO(text.lstrip("\ufeff")), delimiter=delimiter)
 
 
+def _rows_of(reader: csv.DictReader[str]) -> Iterator[dict[str | Any, str | Any]]:
+    while True:
+        try:
+            yield next(reader)
+        except StopIteration:
+            return
+        except csv.Error:
+            raise InvalidInput(
+                f"Line {reader.line_num + 1} of the file could not be read: a field is far longer "
+                "than any name (or a quote is not closed). Check that line, then import again."
+            ) from None
+
+
 def parse(*, event: Event, text: str) -> ImportResult:
     """Reads and checks every row without writing anything."""
     if not text.strip():
@@ -80,9 +102,9 @@ def parse(*, event: Event, text: str) -> ImportResult:
             f"Columns read: {', '.join(columns) or 'none'}."
         )
     rows: list[ImportRow] = []
-    for raw in reader:
+    for raw in _rows_of(reader):
         values = {
-            (k or "").strip().lower(): (v or "").strip()
+            (k or "").strip().lower(): clean_text(v or "")
             for k, v in raw.items()
             if isinstance(v, str) or v is None
         }
@@ -121,6 +143,13 @@ def _check_rows(event: Event, rows: list[ImportRow], needed: list[str]) -> None:
                 row.errors.append(f"{column.replace('_', ' ')} is empty.")
                 row.players.append(None)
                 continue
+            if len(name) > PLAYER_NAME_MAX:
+                row.errors.append(
+                    f"A player's name has at most {PLAYER_NAME_MAX} characters; "
+                    f"the {column.replace('_', ' ')} has {len(name)}."
+                )
+                row.players.append(None)
+                continue
             key = name.lower()
             if seen_players.get(key) == row.line:
                 row.errors.append(f"A team needs two different players; {name} is named twice.")
@@ -142,10 +171,18 @@ def _check_rows(event: Event, rows: list[ImportRow], needed: list[str]) -> None:
             else:
                 row.players.append(None)
                 row.new_players.append(name)
+        team = row.values.get("team", "")
+        if len(team) > TEAM_NAME_MAX:
+            row.errors.append(
+                f"A team's name has at most {TEAM_NAME_MAX} characters; this one has {len(team)}."
+            )
         seed = row.values.get("seed", "")
         if seed:
-            if not seed.isdigit() or int(seed) < 1:
-                row.errors.append(f"Seed {seed!r} is not a whole number of 1 or more.")
+            if not seed.isdigit() or not limits.SEED[0] <= int(seed) <= limits.SEED[1]:
+                row.errors.append(
+                    f"Seed {seed[:20]!r} is not a whole number from {limits.SEED[0]} "
+                    f"to {limits.SEED[1]}."
+                )
             else:
                 row.seed = int(seed)
                 if row.seed in seen_seeds:
@@ -156,9 +193,16 @@ def _check_rows(event: Event, rows: list[ImportRow], needed: list[str]) -> None:
         rating = row.values.get("rating", "")
         if rating:
             try:
-                row.rating = float(rating)
+                value = float(rating)
             except ValueError:
-                row.errors.append(f"Rating {rating!r} is not a number.")
+                value = math.nan
+            low, high = limits.RATING
+            if math.isfinite(value) and low <= value <= high:
+                row.rating = value
+            else:
+                row.errors.append(
+                    f"Rating {rating[:20]!r} is not a number from {low:g} to {high:g}."
+                )
         club = row.values.get("club", "")
         if club:
             row.club = clubs.get(club.lower())

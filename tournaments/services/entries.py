@@ -11,6 +11,7 @@ from django.utils import timezone
 
 from kaiser_club.errors import InvalidInput
 from kaiser_club.models import Club, Player
+from kaiser_club.text import clean_text
 from scoring import services as scoring
 from scoring.choices import GameStatus
 from scoring.models import Team
@@ -104,6 +105,7 @@ def entry_register_team(
     club: Club | None = None,
 ) -> Entry:
     event = lock_event(event.id)
+    name = clean_text(name)
     if event.individual:
         raise InvalidInput("A progressive event takes single players, not teams.")
     if player_one.id == player_two.id:
@@ -166,8 +168,8 @@ def entry_update(
             raise InvalidInput("Seeds are fixed once the first round exists.")
         _check_seed(entry.event, seed, exclude=entry.id)
     entry.seed, entry.rating = seed, rating
-    if name.strip():
-        entry.name = name.strip()
+    if clean_text(name):
+        entry.name = clean_text(name)
     entry.save(update_fields=["seed", "rating", "name"])
     return entry
 
@@ -262,7 +264,7 @@ def entry_substitute(
 def player_by_name(*, club: Club, name: str) -> Player:
     """The player a typed name means: a member of the club by that name, else the one player of
     that name, else a new player. Two members of the same name are refused."""
-    name = " ".join(name.split())
+    name = clean_text(name)
     if not name:
         raise InvalidInput("Type the player's name.")
     same = list(Player.objects.filter(name__iexact=name).order_by("id")[:20])
@@ -276,3 +278,39 @@ def player_by_name(*, club: Club, name: str) -> Player:
     if local or same:
         return (local or same)[0]
     return Player.objects.create(name=name)
+
+
+@transaction.atomic
+def entry_register_team_by_names(
+    *,
+    event: Event,
+    player_one: str,
+    player_two: str,
+    name: str = "",
+    seed: int | None = None,
+    rating: float | None = None,
+) -> Entry:
+    """A team typed in by its players' names (the entries page): each name finds the club's
+    player or makes a visitor record, and a refused entry makes none."""
+    return entry_register_team(
+        event=event,
+        player_one=player_by_name(club=event.club, name=player_one),
+        player_two=player_by_name(club=event.club, name=player_two),
+        name=name,
+        seed=seed,
+        rating=rating,
+    )
+
+
+@transaction.atomic
+def entry_register_player_by_name(
+    *, event: Event, player: str, seed: int | None = None, rating: float | None = None
+) -> Entry:
+    """A single player typed in by name (a progressive event); a refused entry makes no
+    player record."""
+    return entry_register_player(
+        event=event,
+        player=player_by_name(club=event.club, name=player),
+        seed=seed,
+        rating=rating,
+    )

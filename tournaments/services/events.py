@@ -10,6 +10,7 @@ from django.db import transaction
 
 from kaiser_club.errors import InvalidInput
 from kaiser_club.models import Club
+from kaiser_club.text import clean_text
 from scoring import services as scoring
 from scoring.models import Game
 from scoring.rules import RuleSet, RuleSetInvalid
@@ -66,7 +67,8 @@ def season_create(
     ends_on: dt.date | None = None,
     tiebreaks: Sequence[str] | None = None,
 ) -> Season:
-    if not name.strip():
+    name = clean_text(name)
+    if not name:
         raise InvalidInput("A season needs a name.", field_errors={"name": ["Required."]})
     if starts_on and ends_on and ends_on < starts_on:
         raise InvalidInput("A season cannot end before it starts.")
@@ -131,7 +133,8 @@ def event_create(
         raise InvalidInput(f"An event is a {' or a '.join(EventKind.values)}.")
     if format not in Format.values:
         raise InvalidInput(f"Format is one of: {', '.join(Format.values)}.")
-    if not name.strip():
+    name = clean_text(name)
+    if not name:
         raise InvalidInput("An event needs a name.", field_errors={"name": ["Required."]})
     preset_name = preset_name or (
         "tournament" if kind == EventKind.TOURNAMENT else club.default_preset

@@ -8,6 +8,7 @@ from typing import Any
 from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from .. import services
@@ -15,7 +16,6 @@ from ..forms import CsvForm, PlayerEntryForm, TeamEntryForm
 from ..models import Entry, Event
 from ..permissions import EventAction, may_on_event
 from ..selectors import entries_of
-from ..services.entries import player_by_name
 from .common import attempt, back, event_page
 
 
@@ -48,13 +48,9 @@ def entry_add(request: HttpRequest, event: Event) -> HttpResponse:
         data = player_form.cleaned_data
         done = attempt(
             request,
-            lambda: services.entry_register_player(
-                event=event,
-                player=player_by_name(club=event.club, name=data["player"]),
-                seed=data["seed"],
-                rating=data["rating"],
+            lambda: services.entry_register_player_by_name(
+                event=event, player=data["player"], seed=data["seed"], rating=data["rating"]
             ),
-            f"{data['player']} is entered.",
         )
     else:
         form = TeamEntryForm(request.POST)
@@ -63,17 +59,18 @@ def entry_add(request: HttpRequest, event: Event) -> HttpResponse:
         data = form.cleaned_data
         done = attempt(
             request,
-            lambda: services.entry_register_team(
+            lambda: services.entry_register_team_by_names(
                 event=event,
-                player_one=player_by_name(club=event.club, name=data["player_one"]),
-                player_two=player_by_name(club=event.club, name=data["player_two"]),
+                player_one=data["player_one"],
+                player_two=data["player_two"],
                 name=data["name"],
                 seed=data["seed"],
                 rating=data["rating"],
             ),
-            "The team is entered.",
         )
-    if not done:
+    if done:  # the names as matched, not as typed
+        messages.success(request, _("%(name)s is entered.") % {"name": done.name})
+    else:
         return _page(
             request,
             event,

@@ -1,0 +1,25 @@
+"""Names as the app stores them: one line, single spaces, no control characters and no
+bidirectional formatting marks (U+202E turns the rest of a line around on every page that
+shows it: a name could pass for another, or hide a word). Those characters are dropped, not
+refused, since a name pasted from a spreadsheet or a phone carries them by accident."""
+
+from __future__ import annotations
+
+import unicodedata
+
+# Embedding, override and isolate marks, and the left-to-right / right-to-left marks.
+BIDI_FORMATTING = set("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u200e\u200f\u061c")
+
+
+def _kept(char: str) -> bool:
+    if char in BIDI_FORMATTING:
+        return False
+    category = unicodedata.category(char)
+    return not (category == "Cc" or category in ("Zl", "Zp"))
+
+
+def clean_text(text: str) -> str:
+    """``text`` on one line without control or bidi formatting characters, spaces folded."""
+    text = unicodedata.normalize("NFC", text)
+    kept = "".join(char if _kept(char) else " " for char in text)
+    return " ".join(kept.split())

@@ -1,0 +1,13 @@
+"""The ranges of the numbers an organiser gives an event and its entries: what every form,
+serializer and CSV row of the app accepts, each within its column (a PositiveSmallIntegerField
+holds up to 32,767) and within what any Kaiser event needs."""
+
+from scoring.rules.ruleset import MAX_TARGET, MAX_TIME_LIMIT_MINUTES
+
+SEED = (1, 9999)
+RATING = (0.0, 10_000.0)
+FORFEIT_SCORE = (-MAX_TARGET, MAX_TARGET)
+ROUNDS = (1, 50)
+POOL_COUNT = (2, 64)
+POOL_ADVANCE = (1, 64)
+MINUTES_PER_GAME = (1, MAX_TIME_LIMIT_MINUTES)
