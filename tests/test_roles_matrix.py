@@ -127,7 +127,7 @@ def next_hand(world: World) -> dict[str, Any]:
 
 
 def corrected_first_hand(world: World) -> dict[str, Any]:
-    return hand_json(bidder=0, bid=7, tricks=5, five="ns", three="ew")
+    return {**hand_json(bidder=0, bid=7, tricks=5, five="ns", three="ew"), "reason": "typo"}
 
 
 def new_team(world: World) -> dict[str, Any]:

@@ -126,7 +126,12 @@ class HandRecordSerializer(HandEntrySerializer):
 
 
 class HandCorrectSerializer(HandEntrySerializer):
-    reason = serializers.CharField(required=False, allow_blank=True, max_length=300)
+    reason = serializers.CharField(
+        required=False,
+        allow_blank=True,
+        max_length=300,
+        help_text="Why the hand is corrected: required, kept in the game's history.",
+    )
     version = serializers.IntegerField(
         required=False, help_text="The game's version the correction was made against."
     )

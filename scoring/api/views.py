@@ -197,15 +197,15 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gen
     @extend_schema(request=HandCorrectSerializer, responses={200: GameDetailSerializer, **ERRORS})
     @action(detail=True, methods=["put"], url_path=r"hands/(?P<number>\d+)")
     def correct(self, request: Request, pk: str, number: str) -> Response:
-        game = self._game(pk, GameAction.MANAGE)
+        game = self._game(pk, GameAction.READ)  # who may correct: the service decides
         incoming = HandCorrectSerializer(data=request.data)
         incoming.is_valid(raise_exception=True)
         self._answer(
-            lambda: services.hand_correct(
-                game_id=game.id,
+            lambda: services.hand_fix(
+                actor=Actor.of(request.user),
+                game=game,
                 number=int(number),
                 entry=incoming.to_entry(),
-                by=request.user,
                 reason=incoming.validated_data.get("reason", ""),
                 expected_version=incoming.validated_data.get("version"),
             ),

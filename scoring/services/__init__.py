@@ -11,7 +11,7 @@ from .games import (
     rules_from,
 )
 from .hands import Recorded, hand_correct, hand_record, hand_undo_last
-from .play import hand_submit, hand_take_back
+from .play import hand_fix, hand_submit, hand_take_back
 from .teams import team_create
 
 __all__ = [
@@ -28,6 +28,7 @@ __all__ = [
     "game_start",
     "games_start_many",
     "hand_correct",
+    "hand_fix",
     "hand_record",
     "hand_submit",
     "hand_take_back",

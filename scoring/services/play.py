@@ -10,13 +10,15 @@ from django.db import transaction
 from django.utils.translation import gettext
 
 from kaiser_club.actors import Actor
-from kaiser_club.errors import InvalidInput
+from kaiser_club.errors import InvalidInput, NotAllowed
+from kaiser_club.roles import Role
+from kaiser_club.text import clean_text
 
 from ..choices import HandAction
 from ..gates import Step, rule_for
 from ..models import Game, GameChange, Hand
 from ..rules import HandEntry, Seat
-from .hands import Recorded, undo_last_hand
+from .hands import Recorded, hand_correct, undo_last_hand
 from .state import lock_game
 from .verification import hand_enter
 
@@ -83,3 +85,33 @@ def hand_take_back(*, actor: Actor, game_id: int, number: int | None = None) -> 
             code="undo_not_last",
         )
     return undo_last_hand(game, number=number, by=actor.by, by_label=actor.label)
+
+
+def hand_fix(
+    *,
+    actor: Actor,
+    game: Game,
+    number: int,
+    entry: HandEntry,
+    reason: str,
+    expected_version: int | None = None,
+) -> Game:
+    """The organiser's correction of a past hand (any hand, a finished game too), with the
+    reason kept in the game's history. A winner that already played on is refused with the
+    later games named (``scoring.signals.game_result_changing``)."""
+    if not actor.has_role(club_id=game.club_id, at_least=Role.ORGANISER):
+        raise NotAllowed(
+            gettext("Your role in %(club)s does not allow this.") % {"club": game.club}
+        )
+    reason = clean_text(reason)
+    if not reason:
+        message = gettext("Say why the hand is corrected: the reason is kept in its history.")
+        raise InvalidInput(message, field_errors={"reason": [message]})
+    return hand_correct(
+        game_id=game.id,
+        number=number,
+        entry=entry,
+        by=actor.by,
+        reason=reason,
+        expected_version=expected_version,
+    )

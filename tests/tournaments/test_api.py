@@ -79,7 +79,9 @@ def test_correction_refused_with_the_later_games_then_rolled_back(
     assert refused.json()["detail"].startswith("Game W1-1 cannot change its winner")
     assert [g["code"] for g in refused.json()["later_games"]] == ["W2-1"]
     # the same refusal reaches the games API's own correction endpoint
-    direct = client.put(f"/api/games/{first.game_id}/hands/1/", hand_json("ew"), format="json")
+    direct = client.put(
+        f"/api/games/{first.game_id}/hands/1/", {**hand_json("ew"), "reason": "typo"}, format="json"
+    )
     assert direct.status_code == 409
 
     preview = client.get(f"/api/events/{event.id}/pairings/{first.id}/rollback/").json()

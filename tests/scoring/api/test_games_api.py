@@ -556,7 +556,18 @@ def test_undo_errors(game: Game, scorekeeper: APIClient, player: APIClient) -> N
 
 
 def correct(client: APIClient, game: Game, number: int, body: dict[str, Any]) -> Any:
+    body = {"reason": "a typo at the table", **body}
     return client.put(f"/api/games/{game.id}/hands/{number}/", body, format="json")
+
+
+def test_a_correction_needs_a_reason(game: Game, organiser: APIClient) -> None:
+    record(game, played(N, 7, 6, NS, EW))
+    answer = correct(organiser, game, 1, {**hand_json(), "reason": "  "})
+    assert answer.status_code == 400
+    assert answer.json()["detail"] == (
+        "Say why the hand is corrected: the reason is kept in its history."
+    )
+    assert Game.objects.get(id=game.id).version == game.version + 1  # the record only
 
 
 def test_correct_a_past_hand(game: Game, organiser: APIClient) -> None:
