@@ -20,7 +20,7 @@ from ..models import Game, GameChange, Hand
 from ..rules import HandEntry, Seat
 from .hands import Recorded, hand_correct, undo_last_hand
 from .state import lock_game
-from .verification import hand_enter
+from .verification import hand_confirm, hand_discard, hand_enter
 
 # The changes that make or unmake a hand: what "the last thing done at this game" means.
 HAND_CHANGES = (HandAction.RECORD, HandAction.UNDO, HandAction.CORRECT, HandAction.DISCARD)
@@ -49,6 +49,27 @@ def hand_submit(
         verify=ruling.verify,
         by=actor.by,
         by_label=actor.label,
+    )
+
+
+def hand_confirm_by(*, actor: Actor, game: Game, number: int, seat: Seat) -> Recorded:
+    """A player of the other partnership confirms the pending hand at the device it was
+    entered on: whoever may enter hands at the game may confirm them."""
+    rule_for(game=game, actor=actor, step=Step.ENTER)
+    return hand_confirm(
+        game_id=game.id, number=number, seat=seat, by=actor.by, by_label=actor.label
+    )
+
+
+def hand_discard_by(*, actor: Actor, game: Game, number: int, reason: str = "") -> Game:
+    """The pending hand is dropped (the other partnership disagrees, or it was mistyped)."""
+    rule_for(game=game, actor=actor, step=Step.ENTER)
+    return hand_discard(
+        game_id=game.id,
+        number=number,
+        by=actor.by,
+        by_label=actor.label,
+        reason=clean_text(reason)[:300],
     )
 
 

@@ -315,10 +315,6 @@ def _current(table: Table, data: dict[str, Any]) -> tuple[TableNow, Game]:
     return now, now.game
 
 
-def _by(request: HttpRequest, access: Access) -> Any:
-    return request.user if access.by_role and request.user.is_authenticated else None
-
-
 def _actor(request: HttpRequest, table: Table, access: Access) -> Actor:
     """The device holds the table's code, or its user a role in the event's club (or both)."""
     return Actor(
@@ -375,13 +371,7 @@ def confirm(
     _now, game = _current(table, data)
     seat = read.seat(data, "seat")
     number = read.whole_number(data, "number")
-    verification.hand_confirm(
-        game_id=game.id,
-        number=number,
-        seat=seat,
-        by=_by(request, access),
-        by_label=writer_label(request, table, access),
-    )
+    play.hand_confirm_by(actor=_actor(request, table, access), game=game, number=number, seat=seat)
     return _answer(request, table_now(table=table))
 
 
@@ -394,12 +384,11 @@ def discard(
     if not Hand.with_pending.filter(game=game, client_id=read.client_id(data)).exists():
         # a retry: that entry is gone already
         return _answer(request, table_now(table=table), discarded=False)
-    verification.hand_discard(
-        game_id=game.id,
+    play.hand_discard_by(
+        actor=_actor(request, table, access),
+        game=game,
         number=number,
-        by=_by(request, access),
-        by_label=writer_label(request, table, access),
-        reason=str(data.get("reason", ""))[:300],
+        reason=str(data.get("reason", "")),
     )
     return _answer(request, table_now(table=table), discarded=True)
 
@@ -425,11 +414,9 @@ def acknowledge(
     game_id = read.whole_number(data, "game_id")
     if not Pairing.objects.filter(table=table, game_id=game_id).exists():
         raise NotAllowed(_("That game was not played at this table."))
+    actor = _actor(request, table, access)
     verification.game_acknowledge(
-        game_id=game_id,
-        team=read.team(data),
-        by=_by(request, access),
-        by_label=writer_label(request, table, access),
+        game_id=game_id, team=read.team(data), by=actor.by, by_label=actor.label
     )
     return _answer(request, table_now(table=table))
 
