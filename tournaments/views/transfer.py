@@ -1,23 +1,23 @@
 """The organiser's download of a whole event as JSON, and the upload of such a file as a new
-event (the same services as the API's /api/events/<id>/export/ and /api/events/import/)."""
+event (the same services as the API's /api/events/<id>/export/ and /api/events/import/, which
+decide who may import what: this page only shows their answer)."""
 
 from __future__ import annotations
 
 import json
+from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 
-from kaiser_club.errors import KaiserError, NotAllowed
+from kaiser_club.errors import KaiserError
 
 from ..api.transfer import export_filename
 from ..models import Event
 from ..permissions import EventAction
-from ..transfer import event_export, event_import
-from ..transfer.import_ import may_import
+from ..transfer import event_export, event_import, read_document
 from .common import event_page
 
 MAX_UPLOAD_BYTES = 20 * 1024 * 1024
@@ -32,26 +32,31 @@ def event_download(request: HttpRequest, event: Event) -> HttpResponse:
     return response
 
 
+def _document(request: HttpRequest) -> Any:
+    """The uploaded file's JSON."""
+    upload = request.FILES.get("file")
+    if upload is None:
+        raise KaiserError("Choose the exported event's .json file.")
+    if upload.size and upload.size > MAX_UPLOAD_BYTES:
+        raise KaiserError("That file is too big to be an exported event.")
+    return read_document(upload.read())
+
+
+def _page(request: HttpRequest, *, status: int = 200) -> HttpResponse:
+    return render(request, "tournaments/event_import.html", status=status)
+
+
 @login_required
 def event_upload(request: HttpRequest) -> HttpResponse:
-    if request.method == "POST":
-        upload = request.FILES.get("file")
-        try:
-            if upload is None:
-                raise KaiserError("Choose the exported event's .json file.")
-            if upload.size and upload.size > MAX_UPLOAD_BYTES:
-                raise KaiserError("That file is too big to be an exported event.")
-            try:
-                data = json.loads(upload.read().decode("utf-8"))
-            except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-                raise KaiserError(f"The file is not JSON: {exc}") from None
-            may_import(user=request.user, data=data)
-            event = event_import(data=data, by=request.user)
-        except NotAllowed as exc:
-            raise PermissionDenied(exc.message) from None
-        except KaiserError as exc:
-            messages.error(request, f"Nothing was imported. {exc.message}")
-            return render(request, "tournaments/event_import.html", status=400)
-        messages.success(request, f"{event.name} is imported, with new table codes.")
-        return redirect("tournaments:event", event_id=event.id)
-    return render(request, "tournaments/event_import.html")
+    if request.method != "POST":
+        return _page(request)
+    try:
+        result = event_import(data=_document(request), actor=request.user)
+    except KaiserError as exc:
+        # The services' sentence, as the API gives it (403 when the role does not allow it).
+        messages.error(request, f"Nothing was imported. {exc.message}")
+        return _page(request, status=exc.status)
+    messages.success(request, f"{result.event.name} is imported, with new table codes.")
+    for note in result.notes:
+        messages.info(request, str(note))
+    return redirect("tournaments:event", event_id=result.event.id)
