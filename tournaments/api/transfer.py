@@ -8,13 +8,19 @@ from typing import Any
 from django.conf import settings
 from django.http import HttpResponse
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiResponse, extend_schema
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import status
 from rest_framework.parsers import JSONParser, MultiPartParser
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from ..transfer import ImportRefused, event_export, event_import, read_document
+from ..transfer import (
+    ImportRefused,
+    event_export,
+    event_import,
+    event_import_preview,
+    read_document,
+)
 from .base import ERRORS, EventView
 
 
@@ -52,12 +58,27 @@ def read_upload(request: Request) -> Any:
     return read_document(upload.read())
 
 
+def is_dry_run(request: Request) -> bool:
+    return request.query_params.get("dry_run", "").lower() in ("1", "true", "yes")
+
+
 class ImportView(EventView):
     parser_classes = [JSONParser, MultiPartParser]
 
     @extend_schema(
         request={"application/json": OpenApiTypes.OBJECT},
+        parameters=[
+            OpenApiParameter(
+                "dry_run",
+                bool,
+                description="Only say what the import would do (200); nothing is written.",
+            )
+        ],
         responses={
+            200: OpenApiResponse(
+                description="With dry_run: the event's name and club, the counts of what would "
+                "be written, and notes: each row imported otherwise than the file says, and why."
+            ),
             201: OpenApiResponse(description="The new event's id and name, and the notes."),
             **ERRORS,
         },
@@ -70,6 +91,9 @@ class ImportView(EventView):
     )
     def post(self, request: Request) -> Response:
         data = read_upload(request)
+        if is_dry_run(request):
+            preview = event_import_preview(data=data, actor=request.user)
+            return Response(preview.as_dict(), status=status.HTTP_200_OK)
         result = event_import(data=data, actor=request.user)
         return Response(
             {

@@ -13,7 +13,7 @@ Who may do what is decided here, once, from the importing user (the *actor*), so
   (staff: every player); otherwise a new player record is made.
 
 Every row treated otherwise than the file says gets an ``ImportNote`` (the row and why), which
-the import returns. Notes and refusals name
+the preview lists before anything is written and the import returns. Notes and refusals name
 rows by the file's own refs, names and emails, never by another club's player records.
 
 The season is found by its club and name. Every game's hands are replayed through the rules
@@ -109,6 +109,25 @@ class ImportResult:
 
     event: Event
     notes: list[ImportNote]
+
+
+@dataclass(frozen=True)
+class ImportPreview:
+    """What importing the file would do, from a full import that was rolled back."""
+
+    name: str
+    club: str
+    counts: dict[str, int]  # entries, rounds, games and hands the import would write
+    notes: list[ImportNote]
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "dry_run": True,
+            "name": self.name,
+            "club": self.club,
+            "counts": self.counts,
+            "notes": [str(note) for note in self.notes],
+        }
 
 
 @dataclass
@@ -556,6 +575,14 @@ def _pairings(
     Pairing.objects.bulk_update(linked, ["winner_to", "loser_to"])
 
 
+class _RolledBack(Exception):
+    """Leaves the savepoint of a preview, rolling back everything the import wrote."""
+
+    def __init__(self, preview: ImportPreview) -> None:
+        super().__init__("preview")
+        self.preview = preview
+
+
 @transaction.atomic
 def event_import(*, data: Any, actor: AnyUser | None) -> ImportResult:
     """Creates the event the file describes, as a new event; all of it or nothing.
@@ -563,7 +590,23 @@ def event_import(*, data: Any, actor: AnyUser | None) -> ImportResult:
     ``actor`` is the importing user, whose organiser roles scope the import (see the module's
     docstring); None is the server's operator at the command line, who may do what staff may.
     Raises NotAllowed (the actor may not import this event) or ImportRefused (the file)."""
-    scope = _Scope.of(actor)
+    result = _run(data, _Scope.of(actor), preview=False)
+    assert isinstance(result, ImportResult)
+    return result
+
+
+@transaction.atomic
+def event_import_preview(*, data: Any, actor: AnyUser | None) -> ImportPreview:
+    """What ``event_import`` would do with the file, and the rows it would treat otherwise than
+    the file says; refused exactly as the import would be. The import is run in full and rolled
+    back, so nothing is written and a preview that passes means an import that passes (unless
+    the data here changes in between)."""
+    result = _run(data, _Scope.of(actor), preview=True)
+    assert isinstance(result, ImportPreview)
+    return result
+
+
+def _run(data: Any, scope: _Scope, *, preview: bool) -> ImportResult | ImportPreview:
     _check_event_club(data, scope)
     raw_event = _need(data, "event", "The file")
     _rules(
@@ -571,13 +614,33 @@ def event_import(*, data: Any, actor: AnyUser | None) -> ImportResult:
     )
     try:
         with transaction.atomic():
-            return ImportResult(event=_import(data, raw_event, scope), notes=scope.notes)
+            event = _import(data, raw_event, scope)
+            if preview:
+                raise _RolledBack(_preview_of(event, scope))
+            return ImportResult(event=event, notes=scope.notes)
+    except _RolledBack as done:
+        return done.preview
     except (IntegrityError, DataError) as exc:
         raise ImportRefused(
             f"The file contradicts itself and was not imported: {str(exc).splitlines()[0]}"
         ) from None
     except (TypeError, ValueError, AttributeError) as exc:
         raise ImportRefused(f"The file has a value of the wrong kind: {exc}") from None
+
+
+def _preview_of(event: Event, scope: _Scope) -> ImportPreview:
+    games = Game.objects.filter(pairing__event=event).values("id")
+    return ImportPreview(
+        name=event.name,
+        club=event.club.name,
+        counts={
+            "entries": Entry.objects.filter(event=event).count(),
+            "rounds": Round.objects.filter(event=event).count(),
+            "games": games.count(),
+            "hands": Hand.with_pending.filter(game_id__in=games).count(),
+        },
+        notes=list(scope.notes),
+    )
 
 
 def _import(data: Any, raw_event: Any, scope: _Scope) -> Event:

@@ -199,10 +199,10 @@ def as_file(document: dict[str, Any]) -> SimpleUploadedFile:
     return SimpleUploadedFile("event.json", json.dumps(document).encode(), "application/json")
 
 
-def api(user: Any, document: dict[str, Any], *, multipart: bool) -> Answer:
+def api(user: Any, document: dict[str, Any], *, multipart: bool, dry_run: bool = False) -> Answer:
     client = APIClient()
     client.force_authenticate(user)
-    url = "/api/events/import/"
+    url = "/api/events/import/" + ("?dry_run=true" if dry_run else "")
     if multipart:
         answer = client.post(url, {"file": as_file(document)}, format="multipart")
     else:
@@ -442,3 +442,90 @@ def test_an_event_of_a_club_not_here_needs_staff(world: World, door: str, tmp_pa
     answer = through(door, UserFactory(is_staff=True), document, tmp_path)
     assert answer.status == 201, answer.text
     assert answer.event is not None and answer.event.club.slug == "moose-jaw"
+
+
+# --- The preview -------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("multipart", [False, True])
+def test_the_api_dry_run_lists_the_affected_rows_and_writes_nothing(
+    world: World, multipart: bool
+) -> None:
+    w = world
+    organiser = member(w.home, Role.ORGANISER)
+    before = counts()
+    preview = api(organiser, w.document, multipart=multipart, dry_run=True)
+    assert preview.status == 200, preview.text
+    assert preview.notes == organiser_notes(w)
+    body = json.loads(preview.text)
+    assert body["dry_run"] is True and body["club"] == "Saskatoon Kaiser"
+    games = len(w.document["games"])
+    hands = sum(len(g["hands"]) for g in w.document["games"])
+    rounds = len(w.document["rounds"])
+    assert body["counts"] == {"entries": 4, "rounds": rounds, "games": games, "hands": hands}
+    assert counts() == before
+    assert PRIVATE not in preview.text
+    # The import then does what the preview said.
+    done = api(organiser, w.document, multipart=multipart)
+    assert done.status == 201 and done.notes == preview.notes
+    # A dry run is refused as the import would be.
+    refused = api(member(w.other, Role.ORGANISER), w.document, multipart=multipart, dry_run=True)
+    assert (refused.status, refused.sentence) == (403, NOT_YOURS)
+
+
+def test_the_page_previews_then_imports_the_carried_document(world: World, client: Any) -> None:
+    w = world
+    client.force_login(member(w.home, Role.ORGANISER))
+    before, events = counts(), list(Event.objects.values_list("id", flat=True))
+    answer = client.post("/events/import/", {"file": as_file(w.document), "preview": "1"})
+    html = answer.content.decode()
+    assert answer.status_code == 200
+    assert _page_items(html, "error") == [] and counts() == before
+    listed = re.search(r'<ul class="import-notes">(.*?)</ul>', html, re.DOTALL)
+    assert listed is not None
+    notes = [unescape(note) for note in re.findall(r"<li>(.*?)</li>", listed.group(1))]
+    assert notes == organiser_notes(w)
+    assert "Nothing is imported yet." in html and PRIVATE not in html
+    carried = re.search(r'name="document" value="([^"]*)"', html)
+    assert carried is not None
+    done = client.post("/events/import/", {"document": unescape(carried.group(1))}, follow=True)
+    event = Event.objects.exclude(id__in=events).get()
+    assert done.redirect_chain == [(f"/events/{event.id}/", 302)]
+    assert _page_items(done.content.decode(), "info") == organiser_notes(w)
+    assert {t.club_id for t in Team.objects.filter(entries__event=event)} == {w.home.id}
+
+
+def test_the_page_preview_of_a_refused_file_gives_the_refusal(world: World, client: Any) -> None:
+    client.force_login(member(world.other, Role.ORGANISER))
+    before = counts()
+    answer = client.post("/events/import/", {"file": as_file(world.document), "preview": "1"})
+    assert answer.status_code == 403
+    assert _page_items(answer.content.decode(), "error") == [f"Nothing was imported. {NOT_YOURS}"]
+    assert counts() == before
+
+
+def test_a_document_too_big_for_a_form_is_chosen_again(
+    world: World, client: Any, settings: Any
+) -> None:
+    settings.DATA_UPLOAD_MAX_MEMORY_SIZE = 12 * 1024
+    client.force_login(member(world.home, Role.ORGANISER))
+    answer = client.post("/events/import/", {"file": as_file(world.document), "preview": "1"})
+    html = answer.content.decode()
+    assert answer.status_code == 200 and 'name="document"' not in html
+    assert "choose it again below and press Import" in html
+
+
+def test_the_command_dry_run_writes_nothing(world: World, tmp_path: Any) -> None:
+    organiser = member(world.home, Role.ORGANISER)
+    path = tmp_path / "event.json"
+    path.write_text(json.dumps(world.document))
+    before = counts()
+    out = io.StringIO()
+    call_command("import_event", str(path), "--user", organiser.username, "--dry-run", stdout=out)
+    lines = out.getvalue().splitlines()
+    assert lines[0].startswith(f"Would import {world.event.name} (Saskatoon Kaiser): entries 4,")
+    assert lines[0].endswith(". Nothing was imported.")
+    assert lines[1:] == organiser_notes(world)
+    assert counts() == before
+    with pytest.raises(CommandError, match="There is no user nobody"):
+        call_command("import_event", str(path), "--user", "nobody")

@@ -5,7 +5,7 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from kaiser_club.errors import KaiserError
-from tournaments.transfer import event_import, read_document
+from tournaments.transfer import event_import, event_import_preview, read_document
 
 
 class Command(BaseCommand):
@@ -21,6 +21,11 @@ class Command(BaseCommand):
             "--user",
             metavar="USERNAME",
             help="Import as this user: the same checks and the same answers as their page.",
+        )
+        parser.add_argument(
+            "--dry-run",
+            action="store_true",
+            help="Only say what the import would do; nothing is written.",
         )
 
     def handle(self, *args: Any, **options: Any) -> None:
@@ -39,11 +44,22 @@ class Command(BaseCommand):
         except OSError as exc:
             raise CommandError(f"Cannot read {path}: {exc}") from None
         try:
-            result = event_import(data=read_document(raw), actor=actor)
+            data = read_document(raw)
+            if options["dry_run"]:
+                preview = event_import_preview(data=data, actor=actor)
+                self.stdout.write(
+                    f"Would import {preview.name} ({preview.club}): "
+                    + ", ".join(f"{what} {n}" for what, n in preview.counts.items())
+                    + ". Nothing was imported."
+                )
+                notes = preview.notes
+            else:
+                result = event_import(data=data, actor=actor)
+                self.stdout.write(
+                    self.style.SUCCESS(f"Imported as event {result.event.id}: {result.event.name}.")
+                )
+                notes = result.notes
         except KaiserError as exc:
             raise CommandError(f"Nothing was imported. {exc.message}") from None
-        self.stdout.write(
-            self.style.SUCCESS(f"Imported as event {result.event.id}: {result.event.name}.")
-        )
-        for note in result.notes:
+        for note in notes:
             self.stdout.write(str(note))
