@@ -8,14 +8,19 @@ from typing import Any
 from django.conf import settings
 from django.http import HttpResponse
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiResponse, extend_schema
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import status
 from rest_framework.parsers import JSONParser, MultiPartParser
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from ..transfer import ImportRefused, event_export, event_import
-from ..transfer.import_ import may_import
+from ..transfer import (
+    ImportRefused,
+    event_export,
+    event_import,
+    event_import_preview,
+    read_document,
+)
 from .base import ERRORS, EventView
 
 
@@ -50,10 +55,11 @@ def read_upload(request: Request) -> Any:
     upload = request.FILES.get("file") if hasattr(request, "FILES") else None
     if upload is None:
         return request.data
-    try:
-        return json.loads(upload.read().decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise ImportRefused(f"The file is not JSON: {exc}") from None
+    return read_document(upload.read())
+
+
+def is_dry_run(request: Request) -> bool:
+    return request.query_params.get("dry_run", "").lower() in ("1", "true", "yes")
 
 
 class ImportView(EventView):
@@ -61,16 +67,39 @@ class ImportView(EventView):
 
     @extend_schema(
         request={"application/json": OpenApiTypes.OBJECT},
+        parameters=[
+            OpenApiParameter(
+                "dry_run",
+                bool,
+                description="Only say what the import would do (200); nothing is written.",
+            )
+        ],
         responses={
-            201: OpenApiResponse(description="The new event's id and name."),
+            200: OpenApiResponse(
+                description="With dry_run: the event's name and club, the counts of what would "
+                "be written, and notes: each row imported otherwise than the file says, and why."
+            ),
+            201: OpenApiResponse(description="The new event's id and name, and the notes."),
             **ERRORS,
         },
         description="Imports an exported event (JSON body, or a multipart 'file') as a new "
         "event of the file's club: organiser of that club (staff when the club is new here). "
-        "Scores are recomputed from the hands; all of it is written, or nothing.",
+        "Teams of clubs you do not organise become teams of the event's club, clubs missing "
+        "here are created only for staff, and players are matched by email only among the "
+        "members of your clubs. Scores are recomputed from the hands; all of it is written, "
+        "or nothing.",
     )
     def post(self, request: Request) -> Response:
         data = read_upload(request)
-        may_import(user=request.user, data=data)
-        event = event_import(data=data, by=request.user)
-        return Response({"id": event.id, "name": event.name}, status=status.HTTP_201_CREATED)
+        if is_dry_run(request):
+            preview = event_import_preview(data=data, actor=request.user)
+            return Response(preview.as_dict(), status=status.HTTP_200_OK)
+        result = event_import(data=data, actor=request.user)
+        return Response(
+            {
+                "id": result.event.id,
+                "name": result.event.name,
+                "notes": [str(note) for note in result.notes],
+            },
+            status=status.HTTP_201_CREATED,
+        )

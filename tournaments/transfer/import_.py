@@ -1,17 +1,33 @@
 """An exported event read back in, in one transaction: a file with anything wrong writes nothing.
 
-Clubs are found by slug (created when missing), the season by its club and name, players by
-email (created when they have none or no match). Every game's hands are replayed through the
-rules engine: the scores, winners and ends in the file are never read, and a hand the rules
-refuse stops the import with the game and hand named. Tables get fresh codes.
+Who may do what is decided here, once, from the importing user (the *actor*), so every door
+(the API, the organiser's page, ``manage.py import_event``) gives the same answer:
+
+- the actor needs the organiser role in the event's club; an event of a club that is not on
+  this server needs staff (the club is created with the event);
+- any other club missing here is created only for staff;
+- a team is never made in a club where the actor is not an organiser: such a team becomes a
+  team of the event's club (an entry keeps an existing club as its home club, as registration
+  allows; a club not created here becomes the event's club);
+- players are matched by email only among the members of the clubs the actor organises
+  (staff: every player); otherwise a new player record is made.
+
+Every row treated otherwise than the file says gets an ``ImportNote`` (the row and why), which
+the preview lists before anything is written and the import returns. Notes and refusals name
+rows by the file's own refs, names and emails, never by another club's player records.
+
+The season is found by its club and name. Every game's hands are replayed through the rules
+engine: the scores, winners and ends in the file are never read, and a hand the rules refuse
+stops the import with the game and hand named. Tables get fresh codes.
 """
 
 from __future__ import annotations
 
 import datetime as dt
+import json
 import uuid
 from collections.abc import Mapping
-from dataclasses import replace
+from dataclasses import dataclass, field, replace
 from typing import Any, TypeVar
 
 from django.core.exceptions import ValidationError
@@ -19,8 +35,10 @@ from django.db import DataError, IntegrityError, models, transaction
 from django.utils import timezone
 from django.utils.dateparse import parse_date, parse_datetime
 
-from kaiser_club.errors import InvalidInput
+from kaiser_club.errors import InvalidInput, NotAllowed
 from kaiser_club.models import Club, Player
+from kaiser_club.roles import Role
+from kaiser_club.selectors import AnyUser, club_ids_with_role
 from scoring.choices import HandStatus
 from scoring.convert import entry_fields, hand_to_entry, result_fields, state_fields
 from scoring.models import Game, Hand, Team
@@ -72,6 +90,91 @@ TIME_FIELDS = {
 
 class ImportRefused(InvalidInput):
     """The file cannot be imported; the message says where and why."""
+
+
+@dataclass(frozen=True)
+class ImportNote:
+    """A row of the file that the import treats otherwise than the file says, and why."""
+
+    row: str  # as the file names it: "Team 3 (Aces)", "Player jo@example.org", "Club regina"
+    why: str
+
+    def __str__(self) -> str:
+        return f"{self.row}: {self.why}"
+
+
+@dataclass(frozen=True)
+class ImportResult:
+    """The new event, and the rows imported otherwise than the file says."""
+
+    event: Event
+    notes: list[ImportNote]
+
+
+@dataclass(frozen=True)
+class ImportPreview:
+    """What importing the file would do, from a full import that was rolled back."""
+
+    name: str
+    club: str
+    counts: dict[str, int]  # entries, rounds, games and hands the import would write
+    notes: list[ImportNote]
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "dry_run": True,
+            "name": self.name,
+            "club": self.club,
+            "counts": self.counts,
+            "notes": [str(note) for note in self.notes],
+        }
+
+
+@dataclass
+class _Scope:
+    """Who imports and the clubs they organise, read once; the notes the import makes."""
+
+    actor: AnyUser | None
+    organised: frozenset[int] | None  # None: every club (staff, or the server's operator)
+    notes: list[ImportNote] = field(default_factory=list)
+
+    @classmethod
+    def of(cls, actor: AnyUser | None) -> _Scope:
+        if actor is None:
+            return cls(actor=None, organised=None)
+        ids = club_ids_with_role(user=actor, at_least=Role.ORGANISER)
+        return cls(actor=actor, organised=None if ids is None else frozenset(ids))
+
+    @property
+    def everywhere(self) -> bool:
+        return self.organised is None
+
+    def organises(self, club: Club) -> bool:
+        return self.organised is None or club.id in self.organised
+
+    def note(self, row: str, why: str) -> None:
+        self.notes.append(ImportNote(row=row, why=why))
+
+    @property
+    def created_by(self) -> Any:
+        return self.actor if self.actor is not None and self.actor.is_authenticated else None
+
+
+@dataclass(frozen=True)
+class _FileClub:
+    """A club the file names, and the club of this server it stands for."""
+
+    slug: str
+    name: str
+    club: Club | None  # None: not on this server and not created (only staff may add a club)
+
+
+def read_document(raw: bytes) -> Any:
+    """An uploaded file's JSON (every door reads uploads with this, for the same sentence)."""
+    try:
+        return json.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise ImportRefused(f"The file is not JSON: {exc}") from None
 
 
 def _need(data: Any, key: str, where: str) -> Any:
@@ -157,13 +260,18 @@ def _rules(preset_name: Any, rules: Any, where: str) -> RuleSet:
         raise ImportRefused(f"{where}: {exc}") from None
 
 
-def _clubs(data: Any) -> dict[str, Club]:
-    clubs: dict[str, Club] = {}
+def _clubs(data: Any, scope: _Scope) -> dict[str, _FileClub]:
+    clubs: dict[str, _FileClub] = {}
     for raw in _list(data, "clubs"):
         slug = str(_need(raw, "slug", "A club"))
+        name = str(_need(raw, "name", f"Club {slug}"))
         club = Club.objects.filter(slug=slug).first()
-        if club is None:
-            name = str(_need(raw, "name", f"Club {slug}"))
+        if club is None and not scope.everywhere:
+            scope.note(
+                f"Club {slug} ({name})",
+                "it is not on this server, and only staff may add a club; it is not created.",
+            )
+        elif club is None:
             if Club.objects.filter(name=name).exists():
                 raise ImportRefused(
                     f"Club {slug} is not on this server, and another club is named {name}."
@@ -174,21 +282,94 @@ def _clubs(data: Any) -> dict[str, Club]:
                 town=str(raw.get("town") or ""),
                 default_preset=str(raw.get("default_preset") or "club"),
             )
-        clubs[slug] = club
+            scope.note(f"Club {slug} ({name})", "it is not on this server; it is created.")
+        clubs[slug] = _FileClub(slug=slug, name=name, club=club)
     return clubs
 
 
-def _players(data: Any) -> dict[int, Player]:
+def _file_club_name(data: Any, slug: str) -> str:
+    """The name the file gives the club with this slug, for a sentence (the slug if none)."""
+    raws = data.get("clubs") if isinstance(data, Mapping) else None
+    for raw in raws if isinstance(raws, list) else []:
+        if isinstance(raw, Mapping) and str(raw.get("slug")) == slug and raw.get("name"):
+            return str(raw["name"])
+    return slug
+
+
+def _check_event_club(data: Any, scope: _Scope) -> None:
+    """Raises NotAllowed unless the actor organises the event's club (staff for a club that is
+    not on this server); reads only the file's header, the event's club and the clubs."""
+    check_header(data)
+    slug = str(_need(_need(data, "event", "The file"), "club", "The event"))
+    club = Club.objects.filter(slug=slug).first()
+    if club is None:
+        if not scope.everywhere:
+            raise NotAllowed(
+                f"The event's club, {_file_club_name(data, slug)} ({slug}), is not on this "
+                "server; only staff may import an event of a club that is not here (the club "
+                "is created with the event)."
+            )
+    elif not scope.organises(club):
+        raise NotAllowed(
+            f"The event's club, {club.name}, is not one you organise; only its organisers may "
+            "import its events."
+        )
+
+
+def _players(data: Any, scope: _Scope) -> dict[int, Player]:
+    candidates = Player.objects.all()
+    if scope.organised is not None:
+        candidates = candidates.filter(memberships__club_id__in=scope.organised)
     players: dict[int, Player] = {}
     for raw in _list(data, "players"):
         where = f"Player {raw.get('ref') if isinstance(raw, Mapping) else raw!r}"
         name, email = str(_need(raw, "name", where)), str(raw.get("email") or "")
-        found = Player.objects.filter(email__iexact=email).order_by("id").first() if email else None
+        found = candidates.filter(email__iexact=email).order_by("id").first() if email else None
+        if found is None and email and not scope.everywhere:
+            # Said of every email not found, whether or not another club has it: the note
+            # tells nothing about other clubs' members.
+            scope.note(
+                f"Player {email}",
+                "players are matched by email only among the members of the clubs you "
+                "organise, and none of them has this email; a new player record is made.",
+            )
         players[_need(raw, "ref", where)] = found or Player.objects.create(name=name, email=email)
     return players
 
 
-def _teams(data: Any, clubs: Mapping[str, Club], players: Mapping[int, Player]) -> dict[int, Team]:
+def _team_club(
+    raw: Any, clubs: Mapping[str, _FileClub], event_club: Club, scope: _Scope, where: str
+) -> Club | None:
+    """The club the team is made in: the file's, unless the actor does not organise it."""
+    named = _opt_ref(clubs, raw.get("club"), "club", where)
+    if named is None:
+        return None
+    name = raw.get("name")
+    row = f"{where} ({name})" if name else where
+    if named.club is None:
+        scope.note(
+            row,
+            f"club '{named.name}' is not on this server, and only staff may add a club; the "
+            f"team becomes a team of {event_club.name}.",
+        )
+        return event_club
+    if not scope.organises(named.club):
+        scope.note(
+            row,
+            f"club '{named.name}' is not one you organise; the team becomes a team of "
+            f"{event_club.name}.",
+        )
+        return event_club
+    return named.club
+
+
+def _teams(
+    data: Any,
+    clubs: Mapping[str, _FileClub],
+    players: Mapping[int, Player],
+    event_club: Club,
+    scope: _Scope,
+) -> dict[int, Team]:
     teams: dict[int, Team] = {}
     for raw in _list(data, "teams"):
         where = f"Team {raw.get('ref') if isinstance(raw, Mapping) else raw!r}"
@@ -196,7 +377,7 @@ def _teams(data: Any, clubs: Mapping[str, Club], players: Mapping[int, Player]) 
         two = _ref(players, _need(raw, "player_two", where), "player", where)
         if one.id == two.id:
             raise ImportRefused(f"{where} has the same player twice.")
-        club = _opt_ref(clubs, raw.get("club"), "club", where)
+        club = _team_club(raw, clubs, event_club, scope, where)
         name = str(raw.get("name") or "")
         # A partnership already known to its club is the same team, so its statistics and
         # history carry on rather than splitting across a copy.
@@ -255,7 +436,11 @@ def replay_game(
 
 
 def _games(
-    data: Any, event: Event, teams: Mapping[int, Team], players: Mapping[int, Player], by: Any
+    data: Any,
+    event: Event,
+    teams: Mapping[int, Team],
+    players: Mapping[int, Player],
+    created_by: Any,
 ) -> dict[int, Game]:
     games: dict[int, Game] = {}
     for raw in _list(data, "games"):
@@ -279,7 +464,7 @@ def _games(
             ew_team=ew,
             **seats,
             **values,
-            created_by=by if getattr(by, "is_authenticated", False) else None,
+            created_by=created_by,
         )
         game.rules = rules.to_dict()
         for name, value in state_fields(state).items():
@@ -295,12 +480,30 @@ def _games(
     return games
 
 
+def _entry_club(
+    raw: Any, clubs: Mapping[str, _FileClub], event: Event, scope: _Scope, where: str
+) -> Club | None:
+    """The entry's home club: any club on this server (it only labels the entry, as at
+    registration); one that is not here and is not created becomes the event's club."""
+    named = _opt_ref(clubs, raw.get("club"), "club", where)
+    if named is None or named.club is not None:
+        return None if named is None else named.club
+    name = raw.get("name")
+    scope.note(
+        f"{where} ({name})" if name else where,
+        f"club '{named.name}' is not on this server, and only staff may add a club; the "
+        f"entry's home club becomes {event.club.name}.",
+    )
+    return event.club
+
+
 def _entries(
     data: Any,
     event: Event,
-    clubs: Mapping[str, Club],
+    clubs: Mapping[str, _FileClub],
     teams: Mapping[int, Team],
     players: Mapping[int, Player],
+    scope: _Scope,
 ) -> dict[int, Entry]:
     entries: dict[int, Entry] = {}
     for raw in _list(data, "entries"):
@@ -310,7 +513,7 @@ def _entries(
             event=event,
             team=_opt_ref(teams, raw.get("team"), "team", where),
             player=_opt_ref(players, raw.get("player"), "player", where),
-            club=_opt_ref(clubs, raw.get("club"), "club", where),
+            club=_entry_club(raw, clubs, event, scope, where),
             **_values(raw, ENTRY_FIELDS, where),
         )
         checked(entry, where)
@@ -372,17 +575,51 @@ def _pairings(
     Pairing.objects.bulk_update(linked, ["winner_to", "loser_to"])
 
 
+class _RolledBack(Exception):
+    """Leaves the savepoint of a preview, rolling back everything the import wrote."""
+
+    def __init__(self, preview: ImportPreview) -> None:
+        super().__init__("preview")
+        self.preview = preview
+
+
 @transaction.atomic
-def event_import(*, data: Any, by: Any = None) -> Event:
-    """Creates the event the file describes, as a new event; all of it or nothing."""
-    check_header(data)
+def event_import(*, data: Any, actor: AnyUser | None) -> ImportResult:
+    """Creates the event the file describes, as a new event; all of it or nothing.
+
+    ``actor`` is the importing user, whose organiser roles scope the import (see the module's
+    docstring); None is the server's operator at the command line, who may do what staff may.
+    Raises NotAllowed (the actor may not import this event) or ImportRefused (the file)."""
+    result = _run(data, _Scope.of(actor), preview=False)
+    assert isinstance(result, ImportResult)
+    return result
+
+
+@transaction.atomic
+def event_import_preview(*, data: Any, actor: AnyUser | None) -> ImportPreview:
+    """What ``event_import`` would do with the file, and the rows it would treat otherwise than
+    the file says; refused exactly as the import would be. The import is run in full and rolled
+    back, so nothing is written and a preview that passes means an import that passes (unless
+    the data here changes in between)."""
+    result = _run(data, _Scope.of(actor), preview=True)
+    assert isinstance(result, ImportPreview)
+    return result
+
+
+def _run(data: Any, scope: _Scope, *, preview: bool) -> ImportResult | ImportPreview:
+    _check_event_club(data, scope)
     raw_event = _need(data, "event", "The file")
     _rules(
         _need(raw_event, "preset", "The event"), _need(raw_event, "rules", "The event"), "The event"
     )
     try:
         with transaction.atomic():
-            return _import(data, raw_event, by)
+            event = _import(data, raw_event, scope)
+            if preview:
+                raise _RolledBack(_preview_of(event, scope))
+            return ImportResult(event=event, notes=scope.notes)
+    except _RolledBack as done:
+        return done.preview
     except (IntegrityError, DataError) as exc:
         raise ImportRefused(
             f"The file contradicts itself and was not imported: {str(exc).splitlines()[0]}"
@@ -391,9 +628,26 @@ def event_import(*, data: Any, by: Any = None) -> Event:
         raise ImportRefused(f"The file has a value of the wrong kind: {exc}") from None
 
 
-def _import(data: Any, raw_event: Any, by: Any) -> Event:
-    clubs = _clubs(data)
-    club = _ref(clubs, _need(raw_event, "club", "The event"), "club", "The event")
+def _preview_of(event: Event, scope: _Scope) -> ImportPreview:
+    games = Game.objects.filter(pairing__event=event).values("id")
+    return ImportPreview(
+        name=event.name,
+        club=event.club.name,
+        counts={
+            "entries": Entry.objects.filter(event=event).count(),
+            "rounds": Round.objects.filter(event=event).count(),
+            "games": games.count(),
+            "hands": Hand.with_pending.filter(game_id__in=games).count(),
+        },
+        notes=list(scope.notes),
+    )
+
+
+def _import(data: Any, raw_event: Any, scope: _Scope) -> Event:
+    clubs = _clubs(data, scope)
+    club = _ref(clubs, _need(raw_event, "club", "The event"), "club", "The event").club
+    if club is None:  # _check_event_club let it through: staff would have created it
+        raise NotAllowed("Only staff may import an event of a club that is not on this server.")
     season = None
     raw_season = raw_event.get("season")
     if raw_season:
@@ -407,14 +661,14 @@ def _import(data: Any, raw_event: Any, by: Any) -> Event:
     event = Event(
         club=club,
         season=season,
-        created_by=by if getattr(by, "is_authenticated", False) else None,
+        created_by=scope.created_by,
         **_values(raw_event, EVENT_FIELDS, "The event"),
     )
     checked(event, "The event")
     event.save()
-    players = _players(data)
-    teams = _teams(data, clubs, players)
-    entries = _entries(data, event, clubs, teams, players)
+    players = _players(data, scope)
+    teams = _teams(data, clubs, players, club, scope)
+    entries = _entries(data, event, clubs, teams, players, scope)
     rounds = {}
     for raw in _list(data, "rounds"):
         round_ = Round(
@@ -430,7 +684,7 @@ def _import(data: Any, raw_event: Any, by: Any) -> Event:
         tables[number] = Table.objects.create(
             event=event, number=number, code=code, code_issued_at=_now() if code else None
         )
-    games = _games(data, event, teams, players, by)
+    games = _games(data, event, teams, players, scope.created_by)
     _pairings(data, event, rounds, tables, entries, teams, games)
     for raw in _list(data, "substitutions"):
         where = "A substitution"
@@ -447,29 +701,3 @@ def _import(data: Any, raw_event: Any, by: Any) -> Event:
 
 def _now() -> dt.datetime:
     return timezone.now()
-
-
-def import_club_slug(data: Any) -> str:
-    """The slug of the club the file's event belongs to (for the permission check)."""
-    check_header(data)
-    return str(_need(_need(data, "event", "The file"), "club", "The event"))
-
-
-def may_import(*, user: Any, data: Any) -> None:
-    """An organiser of the file's club may import it; a club not on this server needs staff.
-    Raises NotAllowed otherwise (ImportRefused for a file that is not an export)."""
-    from kaiser_club.errors import NotAllowed
-    from kaiser_club.roles import Role
-    from kaiser_club.selectors import has_role
-
-    slug = import_club_slug(data)
-    club = Club.objects.filter(slug=slug).first()
-    if club is None:
-        if not getattr(user, "is_staff", False):
-            raise NotAllowed(
-                f"Club {slug} is not on this server; only staff may import its events "
-                "(the club is created with the event)."
-            )
-        return
-    if not has_role(user=user, club_id=club.id, at_least=Role.ORGANISER):
-        raise NotAllowed(f"Your role in {club} does not allow importing its events.")

@@ -1,26 +1,30 @@
 """The organiser's download of a whole event as JSON, and the upload of such a file as a new
-event (the same services as the API's /api/events/<id>/export/ and /api/events/import/)."""
+event (the same services as the API's /api/events/<id>/export/ and /api/events/import/, which
+decide who may import what: this page only shows their answer)."""
 
 from __future__ import annotations
 
 import json
+from typing import Any
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 
-from kaiser_club.errors import KaiserError, NotAllowed
+from kaiser_club.errors import KaiserError
 
 from ..api.transfer import export_filename
 from ..models import Event
 from ..permissions import EventAction
-from ..transfer import event_export, event_import
-from ..transfer.import_ import may_import
+from ..transfer import event_export, event_import, event_import_preview, read_document
+from ..transfer.import_ import ImportPreview
 from .common import event_page
 
 MAX_UPLOAD_BYTES = 20 * 1024 * 1024
+# Room left in a form's body for the CSRF token and the field names around a carried document.
+FORM_MARGIN_BYTES = 10 * 1024
 
 
 @event_page(EventAction.MANAGE)
@@ -32,26 +36,59 @@ def event_download(request: HttpRequest, event: Event) -> HttpResponse:
     return response
 
 
+def _document(request: HttpRequest) -> Any:
+    """The uploaded file's JSON, or the document a preview carried to its Import button."""
+    upload = request.FILES.get("file")
+    if upload is None:
+        carried = request.POST.get("document")
+        if carried:
+            return read_document(carried.encode("utf-8"))
+        raise KaiserError("Choose the exported event's .json file.")
+    if upload.size and upload.size > MAX_UPLOAD_BYTES:
+        raise KaiserError("That file is too big to be an exported event.")
+    return read_document(upload.read())
+
+
+def _carried(data: Any) -> str | None:
+    """The document as compact JSON for the preview's Import button, when a form may carry
+    it; otherwise the page asks for the file again."""
+    text = json.dumps(data, separators=(",", ":"))
+    limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
+    if limit is not None and len(text.encode("utf-8")) + FORM_MARGIN_BYTES > limit:
+        return None
+    return text
+
+
+def _page(
+    request: HttpRequest,
+    *,
+    preview: ImportPreview | None = None,
+    document: str | None = None,
+    status: int = 200,
+) -> HttpResponse:
+    return render(
+        request,
+        "tournaments/event_import.html",
+        {"preview": preview, "document": document},
+        status=status,
+    )
+
+
 @login_required
 def event_upload(request: HttpRequest) -> HttpResponse:
-    if request.method == "POST":
-        upload = request.FILES.get("file")
-        try:
-            if upload is None:
-                raise KaiserError("Choose the exported event's .json file.")
-            if upload.size and upload.size > MAX_UPLOAD_BYTES:
-                raise KaiserError("That file is too big to be an exported event.")
-            try:
-                data = json.loads(upload.read().decode("utf-8"))
-            except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-                raise KaiserError(f"The file is not JSON: {exc}") from None
-            may_import(user=request.user, data=data)
-            event = event_import(data=data, by=request.user)
-        except NotAllowed as exc:
-            raise PermissionDenied(exc.message) from None
-        except KaiserError as exc:
-            messages.error(request, f"Nothing was imported. {exc.message}")
-            return render(request, "tournaments/event_import.html", status=400)
-        messages.success(request, f"{event.name} is imported, with new table codes.")
-        return redirect("tournaments:event", event_id=event.id)
-    return render(request, "tournaments/event_import.html")
+    if request.method != "POST":
+        return _page(request)
+    try:
+        data = _document(request)
+        if request.POST.get("preview"):
+            preview = event_import_preview(data=data, actor=request.user)
+            return _page(request, preview=preview, document=_carried(data))
+        result = event_import(data=data, actor=request.user)
+    except KaiserError as exc:
+        # The services' sentence, as the API gives it (403 when the role does not allow it).
+        messages.error(request, f"Nothing was imported. {exc.message}")
+        return _page(request, status=exc.status)
+    messages.success(request, f"{result.event.name} is imported, with new table codes.")
+    for note in result.notes:
+        messages.info(request, str(note))
+    return redirect("tournaments:event", event_id=result.event.id)

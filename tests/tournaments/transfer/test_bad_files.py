@@ -76,7 +76,7 @@ def test_a_damaged_file_is_imported_or_refused_never_half_written() -> None:
         damaged = changed(document, path, value, remove)
         before = counts()
         try:
-            event_import(data=damaged)
+            event_import(data=damaged, actor=None)
         except ImportRefused as exc:
             assert str(exc), "a refusal says why"
             assert counts() == before, f"refused but wrote something: {path} = {value!r}"
