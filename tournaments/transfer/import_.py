@@ -39,6 +39,7 @@ from kaiser_club.errors import InvalidInput, NotAllowed
 from kaiser_club.models import Club, Player
 from kaiser_club.roles import Role
 from kaiser_club.selectors import AnyUser, club_ids_with_role
+from kaiser_club.text import clean_text
 from scoring.choices import HandStatus
 from scoring.convert import entry_fields, hand_to_entry, result_fields, state_fields
 from scoring.models import Game, Hand, Team
@@ -316,7 +317,7 @@ def _check_event_club(data: Any, scope: _Scope) -> None:
         )
 
 
-def _players(data: Any, scope: _Scope) -> dict[int, Player]:
+def _players(data: Any, scope: _Scope, host: Club) -> dict[int, Player]:
     candidates = Player.objects.all()
     if scope.organised is not None:
         candidates = candidates.filter(memberships__club_id__in=scope.organised)
@@ -333,7 +334,9 @@ def _players(data: Any, scope: _Scope) -> dict[int, Player]:
                 "players are matched by email only among the members of the clubs you "
                 "organise, and none of them has this email; a new player record is made.",
             )
-        players[_need(raw, "ref", where)] = found or Player.objects.create(name=name, email=email)
+        players[_need(raw, "ref", where)] = found or Player.objects.create(
+            name=clean_text(name), email=email, host_club=host
+        )
     return players
 
 
@@ -666,7 +669,7 @@ def _import(data: Any, raw_event: Any, scope: _Scope) -> Event:
     )
     checked(event, "The event")
     event.save()
-    players = _players(data, scope)
+    players = _players(data, scope, club)
     teams = _teams(data, clubs, players, club, scope)
     entries = _entries(data, event, clubs, teams, players, scope)
     rounds = {}
