@@ -1,0 +1,55 @@
+"""Data migrations of the events app, run against rows made by today's services."""
+
+from __future__ import annotations
+
+import datetime as dt
+import importlib
+import uuid
+
+import pytest
+from django.apps.registry import Apps
+from django.db import connection
+from django.db.migrations.loader import MigrationLoader
+from django.utils import timezone
+
+from scoring import services as scoring
+from scoring.models import Game
+from scoring.rules import Team
+from tests.factories import start_game
+from tournaments.models import Pairing
+from tournaments.services.games import game_for
+
+from .helpers import generate, make_event, winning_hand
+
+pytestmark = pytest.mark.django_db
+
+DROP_ORPHANS = ("tournaments", "0004_drop_orphan_bracket_games")
+drop_orphan_twins = importlib.import_module(
+    f"tournaments.migrations.{DROP_ORPHANS[1]}"
+).drop_orphan_twins
+
+
+def models_before(migration: tuple[str, str]) -> Apps:
+    """The models as the migration sees them (the rows are today's: the tables are the same)."""
+    return MigrationLoader(connection).project_state(migration, at_end=False).apps
+
+
+def test_only_untouched_twins_of_bracket_games_are_deleted():
+    """The twin a bracket made of a match it opened twice goes; a twin someone played in, the
+    bracket's own games, a club game of other teams and a later club game of the same teams
+    stay."""
+    event = make_event(teams=2, format="double_elimination")
+    generate(event)
+    final = Pairing.objects.select_related("home_team", "away_team").get(code="W1-1")
+    twin = game_for(event=event, pairing=final)  # made with the pairing's own game, unlinked
+    played = game_for(event=event, pairing=final)
+    scoring.hand_record(game_id=played.id, entry=winning_hand(Team.NS), client_id=uuid.uuid4())
+    later = game_for(event=event, pairing=final)
+    Game.objects.filter(id=later.id).update(created_at=timezone.now() + dt.timedelta(hours=2))
+    other = start_game(club=event.club)
+
+    drop_orphan_twins(models_before(DROP_ORPHANS), None)
+
+    left = set(Game.objects.values_list("id", flat=True))
+    assert twin.id not in left
+    assert {played.id, later.id, other.id, final.game_id} <= left
