@@ -5,7 +5,8 @@ serialises the two results, so the next match gets both teams and exactly one ga
 the lock each could see the other slot still empty). A result carried on twice at once (the
 tablet's commit and the beat's resync) opens the next match once; and with the event's lock
 taken away, the database alone still gives a pairing one game: the second writer takes the
-first one's game instead of leaving its own behind with no pairing.
+first one's game instead of leaving its own behind with no pairing. A sync reads the game
+only under the lock, so a result undone while it waited is not carried on.
 """
 
 from __future__ import annotations
@@ -210,3 +211,40 @@ def test_two_writers_opening_one_pairings_game_at_once_share_one_game():
     assert outcomes == [final.game_id, final.game_id]
     assert_one_game_per_pairing(event)
 
+
+def test_a_result_undone_while_its_sync_waits_for_the_lock_is_not_carried_on(monkeypatch):
+    """The pairing and its game are read under the event's lock: a sync that was waiting for
+    the lock while the grand final's last hand was undone finds the game in progress again,
+    and opens no reset (read before the lock, the finished game would have been carried on)."""
+    event, gf = double_elimination_to("GF")
+    real_sync = results.game_result_sync
+    monkeypatch.setattr(results, "game_result_sync", lambda **kwargs: None)  # not carried yet
+    play_hands(gf, Team.EW, 3)
+    waiting, go_on = threading.Event(), threading.Event()
+    real_lock = results.lock_event
+
+    def lock_after_the_undo(event_id: int) -> Event:
+        if threading.current_thread().name.startswith("race"):
+            waiting.set()
+            go_on.wait(timeout=20)
+        return real_lock(event_id)
+
+    monkeypatch.setattr(results, "lock_event", lock_after_the_undo)
+    undone: list[BaseException] = []
+
+    def undo_the_last_hand() -> None:
+        try:
+            assert waiting.wait(timeout=20)
+            scoring.hand_undo_last(game_id=gid(gf))
+        except BaseException as exc:  # pragma: no cover - reported below
+            undone.append(exc)
+        finally:
+            go_on.set()
+
+    outcomes = race(lambda: real_sync(game_id=gid(gf)), undo_the_last_hand)
+    assert not undone and not [o for o in outcomes if isinstance(o, Exception)], outcomes
+    after = rows(event)
+    assert Game.objects.get(id=gid(gf)).status == "in_progress"
+    assert (after["GF"].result, after["GF"].advanced) == ("pending", False)
+    assert after["GF2"].home_id is None and after["GF2"].game_id is None
+    assert_one_game_per_pairing(event)
