@@ -15,18 +15,22 @@ import threading
 import time
 import uuid
 from collections.abc import Callable
+from types import ModuleType
 from typing import Any
 
 import pytest
 from django.db import connection, transaction
 
+from kaiser_club.errors import Conflict
 from scoring import services as scoring
 from scoring.models import Game
 from scoring.rules import Team
 from tests.conftest import IN_CI
-from tournaments.models import Event, Pairing
-from tournaments.services import results
+from tournaments import services
+from tournaments.models import Event, GenerationJob, Pairing, Round
+from tournaments.services import generation, results
 from tournaments.services.games import pairing_game_open
+from tournaments.tasks import generate_task
 
 from .helpers import generate, gid, make_event, win_for, winning_hand
 
@@ -69,12 +73,14 @@ def race(*calls: Callable[[], Any]) -> list[Any]:
     return outcomes
 
 
-def meet_at_the_event_lock(monkeypatch: pytest.MonkeyPatch, *, lock: bool = True) -> None:
-    """Each racing thread waits at a barrier the first time it is about to lock the event, so
-    both results are carried on at the same moment. ``lock=False`` reads the event without
-    locking it and holds on a moment, so both writers are sure to work side by side."""
+def meet_at_the_event_lock(
+    monkeypatch: pytest.MonkeyPatch, *, lock: bool = True, where: ModuleType = results
+) -> None:
+    """Each racing thread waits at a barrier the first time it is about to lock the event (in
+    module ``where``), so both writers go on at the same moment. ``lock=False`` reads the event
+    without locking it and holds on a moment, so both writers are sure to work side by side."""
     barrier = threading.Barrier(2, timeout=20)
-    real_lock = results.lock_event
+    real_lock = where.lock_event
     met: set[str] = set()
 
     def lock_at_the_barrier(event_id: int) -> Event:
@@ -88,7 +94,7 @@ def meet_at_the_event_lock(monkeypatch: pytest.MonkeyPatch, *, lock: bool = True
                 return event
         return real_lock(event_id)
 
-    monkeypatch.setattr(results, "lock_event", lock_at_the_barrier)
+    monkeypatch.setattr(where, "lock_event", lock_at_the_barrier)
 
 
 def rows(event: Event) -> dict[str, Pairing]:
@@ -247,4 +253,47 @@ def test_a_result_undone_while_its_sync_waits_for_the_lock_is_not_carried_on(mon
     assert Game.objects.get(id=gid(gf)).status == "in_progress"
     assert (after["GF"].result, after["GF"].advanced) == ("pending", False)
     assert after["GF2"].home_id is None and after["GF2"].game_id is None
+    assert_one_game_per_pairing(event)
+
+
+# --- generation -----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("lock", [True, False], ids=["event-lock", "constraint-alone"])
+def test_generation_asked_for_twice_at_once_is_one_job_and_one_round(monkeypatch, lock):
+    """Two organisers press Generate at once: one job is queued and the other request is told
+    so (with the event's lock the second sees the first job; without it the database's
+    one-active-job constraint refuses the second insert, and the request says the same).
+    The job's task delivered twice at once then makes one round, every game in a pairing."""
+    event = make_event(teams=4, format="swiss")
+    queued: list[int] = []
+    monkeypatch.setattr(generate_task, "delay", queued.append)  # run below, by hand
+    meet_at_the_event_lock(monkeypatch, lock=lock, where=generation)
+    outcomes = race(
+        lambda: services.generation_request(event=event),
+        lambda: services.generation_request(event=event),
+    )
+    jobs = [o for o in outcomes if isinstance(o, GenerationJob)]
+    refused = [o for o in outcomes if isinstance(o, Conflict)]
+    assert (len(jobs), len(refused)) == (1, 1), outcomes
+    assert refused[0].message == (
+        "A generation is already queued for this event; wait for it to finish."
+    )
+    assert list(GenerationJob.objects.filter(event=event).values_list("id", flat=True)) == [
+        jobs[0].id
+    ]
+    assert queued == [jobs[0].id]
+
+    barrier = threading.Barrier(2, timeout=20)
+
+    def deliver() -> GenerationJob:
+        barrier.wait()
+        return services.generation_run(job_id=jobs[0].id)
+
+    outcomes = race(deliver, deliver)
+    assert not [o for o in outcomes if isinstance(o, Exception)], outcomes
+    job = GenerationJob.objects.get(id=jobs[0].id)
+    assert (job.status, job.summary) == ("done", "Round 1: 2 games.")
+    assert Round.objects.filter(event=event).count() == 1
+    assert Pairing.objects.filter(event=event, game__isnull=False).count() == 2
     assert_one_game_per_pairing(event)

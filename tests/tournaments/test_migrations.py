@@ -16,7 +16,8 @@ from scoring import services as scoring
 from scoring.models import Game
 from scoring.rules import Team
 from tests.factories import start_game
-from tournaments.models import Pairing
+from tournaments.choices import JobStatus
+from tournaments.models import GenerationJob, Pairing
 from tournaments.services.games import game_for
 
 from .helpers import generate, make_event, winning_hand
@@ -53,3 +54,32 @@ def test_only_untouched_twins_of_bracket_games_are_deleted():
     left = set(Game.objects.values_list("id", flat=True))
     assert twin.id not in left
     assert {played.id, later.id, other.id, final.game_id} <= left
+
+
+def test_extra_active_generation_jobs_fail_before_the_one_active_job_constraint():
+    """Of an event's queued and running jobs the running one is kept (else the oldest queued);
+    the others fail with a sentence; other events' jobs and finished jobs are untouched."""
+    migration = ("tournaments", "0005_one_generation_at_a_time")
+    fail_extra = importlib.import_module(f"tournaments.migrations.{migration[1]}")
+    event, other = make_event(teams=2), make_event(teams=2)
+    with connection.cursor() as cursor:  # rows as they could be before the constraint
+        cursor.execute("DROP INDEX generationjob_one_active_per_event")
+    older = GenerationJob.objects.create(event=event, status=JobStatus.QUEUED)
+    running = GenerationJob.objects.create(event=event, status=JobStatus.RUNNING)
+    newer = GenerationJob.objects.create(event=event, status=JobStatus.QUEUED)
+    done = GenerationJob.objects.create(event=event, status=JobStatus.DONE)
+    alone = GenerationJob.objects.create(event=other, status=JobStatus.QUEUED)
+
+    fail_extra.fail_extra_active_jobs(models_before(migration), None)
+
+    status = dict(GenerationJob.objects.values_list("id", "status"))
+    assert status == {
+        older.id: "failed",
+        running.id: "running",
+        newer.id: "failed",
+        done.id: "done",
+        alone.id: "queued",
+    }
+    assert GenerationJob.objects.get(id=older.id).error == (
+        "Another generation of this event was already under way; ask again once it has finished."
+    )
