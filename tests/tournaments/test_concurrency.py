@@ -27,7 +27,9 @@ from scoring.models import Game
 from scoring.rules import Team
 from tests.conftest import IN_CI
 from tournaments import services
-from tournaments.models import Event, GenerationJob, Pairing, Round
+from tournaments.choices import JobStatus
+from tournaments.models import Event, GenerationJob, Pairing, ReportJob, Round
+from tournaments.reports import services as report_services
 from tournaments.services import generation, results
 from tournaments.services.games import pairing_game_open
 from tournaments.tasks import generate_task
@@ -297,3 +299,52 @@ def test_generation_asked_for_twice_at_once_is_one_job_and_one_round(monkeypatch
     assert Round.objects.filter(event=event).count() == 1
     assert Pairing.objects.filter(event=event, game__isnull=False).count() == 2
     assert_one_game_per_pairing(event)
+
+
+# --- report jobs ----------------------------------------------------------------------------
+
+
+@pytest.fixture
+def report_sends(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """The report jobs handed to the broker, recorded instead of rendered."""
+    sends: list[int] = []
+    monkeypatch.setattr(report_services, "report_send", lambda *, job_id: sends.append(job_id))
+    return sends
+
+
+@pytest.mark.parametrize("lock", [True, False], ids=["event-lock", "constraint-alone"])
+def test_the_same_report_asked_for_twice_at_once_is_one_job(monkeypatch, report_sends, lock):
+    """Both requests answer with the one job (without the event's lock the database refuses
+    the second insert and that request finds the first job), and it is sent once."""
+    event = make_event(teams=2)
+    meet_at_the_event_lock(monkeypatch, lock=lock, where=report_services)
+    outcomes = race(
+        lambda: report_services.report_request(event=event, kind="standings"),
+        lambda: report_services.report_request(event=event, kind="standings"),
+    )
+    assert all(isinstance(o, ReportJob) for o in outcomes), outcomes
+    assert list(ReportJob.objects.values_list("id", flat=True)) == [outcomes[0].id]
+    assert outcomes[1].id == outcomes[0].id
+    assert report_sends == [outcomes[0].id]
+
+
+@pytest.mark.parametrize("lock", [True, False], ids=["event-lock", "constraint-alone"])
+def test_a_rerun_and_a_new_request_for_one_report_at_once_leave_one_job_under_way(
+    monkeypatch, report_sends, lock
+):
+    """The failed job is run again while the same report is asked for anew: whichever comes
+    first makes it, and the other answers with that job."""
+    event = make_event(teams=2)
+    failed = ReportJob.objects.create(
+        event=event, kind="standings", status=JobStatus.FAILED, error="Broken."
+    )
+    meet_at_the_event_lock(monkeypatch, lock=lock, where=report_services)
+    outcomes = race(
+        lambda: report_services.report_rerun(job=failed),
+        lambda: report_services.report_request(event=event, kind="standings"),
+    )
+    assert all(isinstance(o, ReportJob) for o in outcomes), outcomes
+    active = list(ReportJob.objects.filter(status__in=report_services.ACTIVE))
+    assert len(active) == 1
+    assert [o.id for o in outcomes] == [active[0].id, active[0].id]
+    assert report_sends == [active[0].id]

@@ -17,7 +17,7 @@ from scoring.models import Game
 from scoring.rules import Team
 from tests.factories import start_game
 from tournaments.choices import JobStatus
-from tournaments.models import GenerationJob, Pairing
+from tournaments.models import GenerationJob, Pairing, ReportJob
 from tournaments.services.games import game_for
 
 from .helpers import generate, make_event, winning_hand
@@ -82,4 +82,38 @@ def test_extra_active_generation_jobs_fail_before_the_one_active_job_constraint(
     }
     assert GenerationJob.objects.get(id=older.id).error == (
         "Another generation of this event was already under way; ask again once it has finished."
+    )
+
+
+def test_extra_active_report_jobs_fail_before_the_one_active_job_constraint():
+    """Per report (event, kind, subject) the running job is kept, else the oldest queued; the
+    others fail naming it; other reports' jobs are untouched."""
+    migration = ("tournaments", "0006_one_active_report_job")
+    fail_extra = importlib.import_module(f"tournaments.migrations.{migration[1]}")
+    event = make_event(teams=2)
+    with connection.cursor() as cursor:  # rows as they could be before the constraint
+        cursor.execute("DROP INDEX reportjob_one_active_per_subject")
+
+    def job(status: str, kind: str = "standings", subject: str = "") -> ReportJob:
+        return ReportJob.objects.create(event=event, kind=kind, subject=subject, status=status)
+
+    older, newer = job(JobStatus.QUEUED), job(JobStatus.QUEUED)
+    sheet_queued, sheet_running = (
+        job(JobStatus.QUEUED, "blank_sheets", "round-1"),
+        job(JobStatus.RUNNING, "blank_sheets", "round-1"),
+    )
+    other_subject = job(JobStatus.QUEUED, "blank_sheets", "round-2")
+
+    fail_extra.fail_extra_active_jobs(models_before(migration), None)
+
+    status = dict(ReportJob.objects.values_list("id", "status"))
+    assert status == {
+        older.id: "queued",
+        newer.id: "failed",
+        sheet_queued.id: "failed",
+        sheet_running.id: "running",
+        other_subject.id: "queued",
+    }
+    assert ReportJob.objects.get(id=newer.id).error == (
+        f"The same report was asked for twice; job {older.id} makes it."
     )
