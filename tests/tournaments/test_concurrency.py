@@ -7,6 +7,12 @@ tablet's commit and the beat's resync) opens the next match once; and with the e
 taken away, the database alone still gives a pairing one game: the second writer takes the
 first one's game instead of leaving its own behind with no pairing. A sync reads the game
 only under the lock, so a result undone while it waited is not carried on.
+
+The other check-then-create paths, each raced the same way: generation asked for twice (one
+job, one round), the same report asked for twice or rerun while asked for anew (one job under
+way), and tables made or added at once (one row per table number, each with its own code).
+Where the event's lock orders the writers, a variant without it shows the database's
+constraint holding alone, the second writer finding the first one's row.
 """
 
 from __future__ import annotations
@@ -28,10 +34,11 @@ from scoring.rules import Team
 from tests.conftest import IN_CI
 from tournaments import services
 from tournaments.choices import JobStatus
-from tournaments.models import Event, GenerationJob, Pairing, ReportJob, Round
+from tournaments.models import Event, GenerationJob, Pairing, ReportJob, Round, Table
 from tournaments.reports import services as report_services
 from tournaments.services import generation, results
 from tournaments.services.games import pairing_game_open
+from tournaments.services.tables import tables_ensure
 from tournaments.tasks import generate_task
 
 from .helpers import generate, gid, make_event, win_for, winning_hand
@@ -348,3 +355,45 @@ def test_a_rerun_and_a_new_request_for_one_report_at_once_leave_one_job_under_wa
     assert len(active) == 1
     assert [o.id for o in outcomes] == [active[0].id, active[0].id]
     assert report_sends == [active[0].id]
+
+
+# --- tables and their codes -----------------------------------------------------------------
+
+
+def test_tables_made_side_by_side_are_made_once():
+    """Two writers with no lock between them need tables 1 to 3 at once (say a draw and a
+    bracket's next game): the second one's insert waits for the first to commit and skips
+    those numbers, and both get the same three tables with the same codes."""
+    event = make_event(teams=2)
+    barrier = threading.Barrier(2, timeout=20)
+
+    def make_tables() -> dict[int, tuple[int, str | None]]:
+        with transaction.atomic():
+            barrier.wait()
+            tables = tables_ensure(event=event, count=3)
+            time.sleep(HOLD)  # the first writer's tables are not committed yet
+            return {n: (t.id, t.code) for n, t in tables.items()}
+
+    outcomes = race(make_tables, make_tables)
+    assert not [o for o in outcomes if isinstance(o, Exception)], outcomes
+    stored = {t.number: (t.id, t.code) for t in Table.objects.filter(event=event)}
+    assert outcomes == [stored, stored]
+    assert sorted(stored) == [1, 2, 3]
+    assert len({code for _, code in stored.values()}) == 3
+
+
+def test_two_tables_added_at_once_are_two_tables(monkeypatch):
+    """Add table pressed twice at once: the event's lock lets the second see the first, so
+    each adds one table at the end, each with its own code."""
+    event = make_event(teams=2)
+    tables_ensure(event=event, count=2)
+    meet_at_the_event_lock(monkeypatch)
+    outcomes = race(
+        lambda: services.table_add(event=event),
+        lambda: services.table_add(event=event),
+    )
+    assert all(isinstance(o, Table) for o in outcomes), outcomes
+    assert sorted(o.number for o in outcomes) == [3, 4]
+    stored = list(Table.objects.filter(event=event).values_list("number", "code"))
+    assert [n for n, _ in stored] == [1, 2, 3, 4]
+    assert len({code for _, code in stored}) == 4
