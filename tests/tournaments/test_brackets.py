@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from scoring.models import Game
 from scoring.rules import Team
 from tournaments.models import Pairing, Round
 
@@ -96,3 +97,21 @@ def test_reset_is_cancelled_when_the_winners_champion_takes_the_grand_final():
     assert b["GF2"].cancelled and b["GF2"].game_id is None
     event.refresh_from_db()
     assert event.status == "finished"
+
+
+def test_a_result_that_fills_both_slots_of_the_next_match_opens_one_game():
+    """The only result of a two-team bracket sends its winner and its loser to the grand
+    final, and the grand final sends both on to the reset: each opens one game, and no game is
+    left behind without a pairing."""
+    event = make_event(teams=2, format="double_elimination")
+    generate(event)
+    w1 = rows(event)["W1-1"]
+    win_for(w1, w1.away)  # the loser comes back in the grand final
+    gf = rows(event)["GF"]
+    assert gf.game_id is not None and {gf.home_id, gf.away_id} == {w1.home_id, w1.away_id}
+    win_game(gf.game_id, Team.EW)  # the losers' bracket champion wins: the reset is played
+    gf2 = rows(event)["GF2"]
+    assert gf2.game_id is not None and (gf2.home_id, gf2.away_id) == (gf.away_id, gf.home_id)
+    assert not Game.objects.filter(pairing__isnull=True).exists()
+    assert Game.objects.count() == Pairing.objects.filter(game__isnull=False).count() == 3
+    assert gf2.table is not None and gf2.table.number == 1

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
+from django.db.models import Q
 
 from ..choices import JobStatus
 from .events import Event
@@ -27,6 +28,14 @@ class GenerationJob(models.Model):
 
     class Meta:
         ordering = ["-created_at", "-id"]
+        constraints = [
+            # One generation at a time: a second request finds the first (generation_request).
+            models.UniqueConstraint(
+                fields=["event"],
+                condition=Q(status__in=[JobStatus.QUEUED, JobStatus.RUNNING]),
+                name="generationjob_one_active_per_event",
+            )
+        ]
 
     def __str__(self) -> str:
         return f"Generation {self.id} of {self.event_id}: {self.status}"

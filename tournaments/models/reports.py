@@ -92,6 +92,12 @@ class ReportJob(models.Model):
                 condition=~Q(status=JobStatus.DONE) | ~Q(file=""),
                 name="reportjob_done_has_file",
             ),
+            # The same report asked for twice is one job: the second request finds the first.
+            models.UniqueConstraint(
+                fields=["event", "kind", "subject"],
+                condition=Q(status__in=[JobStatus.QUEUED, JobStatus.RUNNING]),
+                name="reportjob_one_active_per_subject",
+            ),
         ]
 
     def __str__(self) -> str:

@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from django.conf import settings
-from django.db import connections, transaction
+from django.db import IntegrityError, connections, transaction
 from django.db.models import F, Q
 from django.utils import timezone
 from django.utils.text import slugify
@@ -37,6 +37,7 @@ from scoring.models import Game
 
 from ..choices import JobStatus
 from ..models import Event, Pairing, ReportJob, ReportKind, Round, Table
+from ..services.results import lock_event
 from . import render
 
 log = logging.getLogger(__name__)
@@ -118,58 +119,91 @@ def report_request(
     language: str = "",
 ) -> ReportJob:
     """Asks for a PDF: a job row now, the Celery task once this transaction commits. The same
-    report already queued or running is returned rather than asked for twice."""
+    report already queued or running is returned rather than asked for twice (the event's lock
+    orders requests; the database's one-active-job-per-report constraint holds without it)."""
     try:
         kind = ReportKind(kind)
     except ValueError:
         raise InvalidInput(f"There is no report called {kind!r}.") from None
     subject = subject_for(event=event, kind=kind, round_=round_, game=game, table=table)
-    Event.objects.select_for_update().filter(id=event.id).first()  # one request at a time
-    waiting = ReportJob.objects.filter(
-        event=event, kind=kind, subject=subject, status__in=ACTIVE
-    ).first()
+    lock_event(event.id)  # one request at a time
+    waiting = _active_job(event_id=event.id, kind=kind, subject=subject)
     if waiting is not None:
-        if waiting_for_runner(waiting):  # asked again while the broker was away: try again
-            transaction.on_commit(lambda: report_send(job_id=waiting.id))
-        return waiting
-    job = ReportJob.objects.create(
-        event=event,
-        kind=kind,
-        subject=subject,
-        round=round_,
-        game=game,
-        table=table,
-        requested_by=by if getattr(by, "is_authenticated", False) else None,
-        base_url=base_url or getattr(settings, "REPORTS_BASE_URL", ""),
-        language=language,
-    )
+        return _waiting_job(waiting)
+    try:
+        with transaction.atomic():
+            job = ReportJob.objects.create(
+                event=event,
+                kind=kind,
+                subject=subject,
+                round=round_,
+                game=game,
+                table=table,
+                requested_by=by if getattr(by, "is_authenticated", False) else None,
+                base_url=base_url or getattr(settings, "REPORTS_BASE_URL", ""),
+                language=language,
+            )
+    except IntegrityError:  # reportjob_one_active_per_subject: the same report was asked first
+        return _first_job(event_id=event.id, kind=kind, subject=subject)
     transaction.on_commit(lambda: report_send(job_id=job.id))
     return job
 
 
+def _active_job(*, event_id: int, kind: str, subject: str) -> ReportJob | None:
+    """The job of this report that is queued or running: there is at most one."""
+    return ReportJob.objects.filter(
+        event_id=event_id, kind=kind, subject=subject, status__in=ACTIVE
+    ).first()
+
+
+def _waiting_job(waiting: ReportJob) -> ReportJob:
+    """The job already under way, sent again if it was asked for while the broker was away."""
+    if waiting_for_runner(waiting):
+        transaction.on_commit(lambda: report_send(job_id=waiting.id))
+    return waiting
+
+
+def _first_job(*, event_id: int, kind: str, subject: str) -> ReportJob:
+    """The job whose insert (or requeue) got in first, for a writer the constraint refused."""
+    first = _active_job(event_id=event_id, kind=kind, subject=subject)
+    if first is None:  # it was made and finished in the meantime
+        raise Conflict("The same report was asked for at the same moment; reload the page.")
+    return _waiting_job(first)
+
+
 @transaction.atomic
 def report_rerun(*, job: ReportJob, by: Any = None) -> ReportJob:
-    """Runs a failed job again (and sends a queued one again, in case its message was lost)."""
+    """Runs a failed job again (and sends a queued one again, in case its message was lost).
+    If the same report has been asked for again since it failed, that job is the one: it is
+    returned and this one stays failed, so one job at a time makes a report."""
+    lock_event(job.event_id)  # the event before the job, as report_request orders them
     job = ReportJob.objects.select_for_update().get(id=job.id)
     if job.status == JobStatus.RUNNING:
         raise Conflict("This report is being made right now; wait for it to finish.")
     if job.status == JobStatus.DONE:
         raise Conflict("This report is done. Ask for a new one to print the latest results.")
     if job.status == JobStatus.FAILED:
+        waiting = _active_job(event_id=job.event_id, kind=job.kind, subject=job.subject)
+        if waiting is not None:
+            return _waiting_job(waiting)
         job.status, job.error, job.attempts = JobStatus.QUEUED, "", 0
         job.started_at = job.finished_at = job.lease_until = None
         job.claimed_by = ""
-        job.save(
-            update_fields=[
-                "status",
-                "error",
-                "attempts",
-                "started_at",
-                "finished_at",
-                "lease_until",
-                "claimed_by",
-            ]
-        )
+        try:
+            with transaction.atomic():
+                job.save(
+                    update_fields=[
+                        "status",
+                        "error",
+                        "attempts",
+                        "started_at",
+                        "finished_at",
+                        "lease_until",
+                        "claimed_by",
+                    ]
+                )
+        except IntegrityError:  # reportjob_one_active_per_subject: a new request was first
+            return _first_job(event_id=job.event_id, kind=job.kind, subject=job.subject)
     transaction.on_commit(lambda: report_send(job_id=job.id))
     return job
 

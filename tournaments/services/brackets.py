@@ -25,7 +25,7 @@ from ..pairing.bracket import Bracket, LoserOf, Match, Seeded, Side, SlotRef, St
 from ..pairing.double_elimination import double_elimination
 from ..pairing.model import Entrant
 from ..pairing.single_elimination import single_elimination
-from .games import event_rules, game_for, game_touched, games_for
+from .games import event_rules, game_touched, games_for, pairing_game_open
 from .tables import tables_ensure
 
 STAGE_NAMES = {
@@ -240,7 +240,9 @@ def carry_result(*, event: Event, loaded: LoadedBracket, row: Pairing, by: Any =
     if row.advanced or row.match_number is None:
         return
     winner, loser = row.winner, row.loser
-    touched: list[Pairing] = []
+    # By match number: one result can fill both slots of a match (the grand final's winner
+    # and loser both go on to the reset), and that match must be opened once, not per slot.
+    touched: dict[int, Pairing] = {}
     if winner is not None and loser is not None and row.home_id and row.away_id:
         moves = advance(
             loaded.bracket, row.match_number, home=row.home_id, away=row.away_id, winner=winner.id
@@ -250,17 +252,19 @@ def carry_result(*, event: Event, loaded: LoadedBracket, row: Pairing, by: Any =
         for fill in moves.fills:
             target = loaded.rows[fill.match]
             _fill(target, fill.side.value, by_id[fill.team])
-            touched.append(target)
+            touched[fill.match] = target
         for number in moves.cancelled:
             target = loaded.rows[number]
             target.cancelled = True
-            touched.append(target)
+            touched[number] = target
     row.advanced = True
     row.save(update_fields=["advanced"])
-    for target in touched:
+    for target in touched.values():
         target.save(update_fields=["home", "home_team", "away", "away_team", "cancelled"])
     ready = [
-        t for t in touched if t.home_id and t.away_id and not t.cancelled and t.game_id is None
+        t
+        for t in touched.values()
+        if t.home_id and t.away_id and not t.cancelled and t.game_id is None
     ]
     if ready:
         open_games(event=event, rows=ready, by=by, loaded=loaded)
@@ -275,7 +279,8 @@ def open_games(
     rules: RuleSet | None = None,
 ) -> None:
     """Creates the games of bracket rows whose teams are known, each at the lowest table that
-    has no game in play and none in the same round. A withdrawn team's game is forfeited."""
+    has no game in play and none in the same round. A withdrawn team's game is forfeited.
+    Each row takes one game: a row that has one by the time it is written keeps it."""
     from .results import decide_without_game  # results imports this module
 
     rules = rules or event_rules(event)
@@ -289,7 +294,7 @@ def open_games(
         if status == GameStatus.IN_PROGRESS:
             playing.add(number)
     plans: list[tuple[Pairing, int]] = []
-    for row in rows:
+    for row in {r.id: r for r in rows}.values():
         home, away = row.home, row.away
         assert home is not None and away is not None
         withdrawn = [e for e in (home, away) if e.status == EntryStatus.WITHDRAWN]
@@ -305,9 +310,7 @@ def open_games(
         return
     tables = tables_ensure(event=event, count=max(n for _, n in plans))
     for row, number in plans:
-        row.table = tables[number]
-        row.game = game_for(event=event, pairing=row, rules=rules, by=by)
-    Pairing.objects.bulk_update([row for row, _ in plans], ["table", "game"])
+        pairing_game_open(event=event, pairing=row, table=tables[number], rules=rules, by=by)
 
 
 def later_activity(loaded: LoadedBracket, row: Pairing) -> list[Pairing]:

@@ -6,12 +6,14 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from kaiser_club.errors import InvalidInput
+from django.db import transaction
+
+from kaiser_club.errors import Conflict, InvalidInput
 from scoring import services as scoring
 from scoring.models import Game
 from scoring.rules import RuleSet, Seat
 
-from ..models import Event, Pairing
+from ..models import Event, Pairing, Table
 
 
 def event_rules(event: Event) -> RuleSet:
@@ -37,6 +39,41 @@ def game_for(
         start_clock=False,
         by=by,
     )
+
+
+def pairing_game_open(
+    *,
+    event: Event,
+    pairing: Pairing,
+    table: Table | None = None,
+    rules: RuleSet | None = None,
+    by: Any = None,
+) -> Game:
+    """The one game of a stored pairing (at ``table``, when given): started now, or, when
+    another writer gave the pairing its game first, that game.
+
+    The database decides: the game is set on the pairing by an UPDATE that matches only while
+    the pairing has no game, and a writer whose UPDATE matches nothing rolls its own new game
+    back (a savepoint) instead of leaving it in progress with no pairing."""
+    with transaction.atomic():
+        game = game_for(event=event, pairing=pairing, rules=rules, by=by)
+        fields: dict[str, Any] = {"game": game}
+        if table is not None:
+            fields["table"] = table
+        if Pairing.objects.filter(id=pairing.id, game__isnull=True).update(**fields):
+            pairing.game = game
+            if table is not None:
+                pairing.table = table
+            return game
+        transaction.set_rollback(True)  # another writer was first: this game never existed
+    current = Pairing.objects.select_related("game", "table").get(id=pairing.id)
+    if current.game is None:  # given a game and taken back again in the meantime
+        raise Conflict(
+            f"{pairing.code or 'This game'} changed while its game was being made; "
+            "reload the page and try again."
+        )
+    pairing.game, pairing.table = current.game, current.table
+    return current.game
 
 
 def games_for(

@@ -13,7 +13,7 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.utils import timezone
 
@@ -47,25 +47,45 @@ TEAM_PLAYERS = ("team__player_one", "team__player_two")
 @transaction.atomic
 def generation_request(*, event: Event, by: Any = None) -> GenerationJob:
     """Queues the generation of the event's next round (or its bracket, or a new draw of a
-    round that has not started). The task runs once this transaction commits."""
+    round that has not started). The task runs once this transaction commits. One at a time:
+    while a job is queued or running a second request is refused, naming it (the event's
+    lock orders requests; the database's one-active-job constraint holds without it)."""
     from ..tasks import generate_task
 
     event = lock_event(event.id)
-    running = GenerationJob.objects.filter(
-        event=event, status__in=[JobStatus.QUEUED, JobStatus.RUNNING]
-    ).first()
+    running = _job_under_way(event)
     if running is not None:
-        raise Conflict(
-            f"A generation is already {running.get_status_display().lower()} for this event; "
-            "wait for it to finish."
-        )
+        raise _already(running)
     if event.status == EventStatus.FINISHED:
         raise InvalidInput("This event is finished; there is nothing left to generate.")
-    job = GenerationJob.objects.create(
-        event=event, requested_by=by if getattr(by, "is_authenticated", False) else None
-    )
+    try:
+        with transaction.atomic():
+            job = GenerationJob.objects.create(
+                event=event, requested_by=by if getattr(by, "is_authenticated", False) else None
+            )
+    except IntegrityError:  # generationjob_one_active_per_event: another request was first
+        running = _job_under_way(event)
+        if running is not None:
+            raise _already(running) from None
+        raise Conflict(
+            "Another generation of this event was asked for at the same moment; "
+            "see its result before asking again."
+        ) from None
     transaction.on_commit(lambda: generate_task.delay(job.id))
     return job
+
+
+def _job_under_way(event: Event) -> GenerationJob | None:
+    return GenerationJob.objects.filter(
+        event=event, status__in=[JobStatus.QUEUED, JobStatus.RUNNING]
+    ).first()
+
+
+def _already(running: GenerationJob) -> Conflict:
+    return Conflict(
+        f"A generation is already {running.get_status_display().lower()} for this event; "
+        "wait for it to finish."
+    )
 
 
 def generation_run(*, job_id: int) -> GenerationJob:

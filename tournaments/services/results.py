@@ -73,13 +73,19 @@ def outcome_of_row(row: Pairing) -> Outcome:
 @transaction.atomic
 def game_result_sync(*, game_id: int, by: Any = None) -> Pairing | None:
     """Brings the pairing of a game in line with the game: its result, the bracket after it,
-    the round's byes and status. Idempotent: called after every change to a game."""
+    the round's byes and status. Idempotent: called after every change to a game.
+
+    The pairing and the game are read only once the event's lock is held: read before it, they
+    may be what another result (or an undo) has changed by the time the lock is ours."""
+    event_id = Pairing.objects.filter(game_id=game_id).values_list("event_id", flat=True).first()
+    if event_id is None:
+        return None  # a game of no event
+    event = lock_event(event_id)
     row = Pairing.objects.filter(game_id=game_id).select_related("game").first()
     if row is None or row.game is None:
-        return None
+        return None  # taken back (a roll back) while this waited for the lock
     if row.result == ResultKind.ADJUSTED:
         return row  # the organiser's word stands over the game's
-    event = lock_event(row.event_id)
     outcome = outcome_of_game(event, row.game)
     if outcome == outcome_of_row(row) and (row.advanced or not row.decided or not row.code):
         return row

@@ -8,7 +8,7 @@ import secrets
 from django.db import transaction
 from django.utils import timezone
 
-from kaiser_club.errors import InvalidInput
+from kaiser_club.errors import Conflict, InvalidInput
 
 from ..models import Event, Table
 
@@ -39,18 +39,23 @@ def table_path(code: str) -> str:
 
 
 def tables_ensure(*, event: Event, count: int) -> dict[int, Table]:
-    """Tables 1 … count of the event, creating the missing ones with fresh codes."""
+    """Tables 1 … count of the event, creating the missing ones with fresh codes.
+
+    Safe side by side: the insert skips a number another writer has just made (the database's
+    table_number_once decides, waiting for that writer's commit), and the tables are then read
+    back, so both writers get the one table of each number, with its one code."""
     existing = {t.number: t for t in Table.objects.filter(event=event, number__lte=count)}
-    now = timezone.now()
-    missing = [
-        Table(event=event, number=n, code=new_code(), code_issued_at=now)
-        for n in range(1, count + 1)
-        if n not in existing
-    ]
-    if missing:
-        Table.objects.bulk_create(missing)
-        existing.update({t.number: t for t in missing})
-    return existing
+    for _attempt in range(3):  # a code already taken (100 random bits) is drawn again
+        missing = [n for n in range(1, count + 1) if n not in existing]
+        if not missing:
+            return existing
+        now = timezone.now()
+        Table.objects.bulk_create(
+            [Table(event=event, number=n, code=new_code(), code_issued_at=now) for n in missing],
+            ignore_conflicts=True,
+        )
+        existing = {t.number: t for t in Table.objects.filter(event=event, number__lte=count)}
+    raise Conflict("The event's tables could not be made just now; try again.")
 
 
 @transaction.atomic
@@ -72,8 +77,13 @@ def table_renew(*, table: Table) -> Table:
     return table
 
 
+@transaction.atomic
 def table_add(*, event: Event) -> Table:
-    """One more table at the end of the event's numbering."""
+    """One more table at the end of the event's numbering (two asked for at once are two
+    tables: the event's lock lets the second see the first)."""
+    from .results import lock_event  # results imports brackets, which imports this module
+
+    lock_event(event.id)
     last = Table.objects.filter(event=event).order_by("-number").first()
     number = (last.number if last else 0) + 1
     if number > 999:

@@ -217,6 +217,20 @@ def test_rerun_is_refused_for_a_done_job() -> None:
         services.report_rerun(job=job)
 
 
+def test_rerunning_a_failed_job_asked_for_again_meanwhile_gives_the_new_job(
+    sent: list[int],
+) -> None:
+    """One job at a time makes a report: the failed one stays failed, the one under way is it."""
+    event = make_event(teams=2)
+    failed = services.report_request(event=event, kind="standings")
+    ReportJob.objects.filter(id=failed.id).update(status=JobStatus.FAILED, error="Broken.")
+    again = services.report_request(event=event, kind="standings")
+    assert again.id != failed.id
+    assert services.report_rerun(job=failed).id == again.id
+    assert ReportJob.objects.get(id=failed.id).status == JobStatus.FAILED
+    assert ReportJob.objects.filter(status__in=services.ACTIVE).count() == 1
+
+
 def test_a_newer_report_replaces_the_older_file(monkeypatch: pytest.MonkeyPatch) -> None:
     event, _ = swiss_after_round_one(2)
     old = ask(event, "standings")
