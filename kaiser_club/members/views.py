@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
@@ -16,6 +14,7 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
+from ..answers import show_error
 from ..errors import KaiserError
 from ..models import Club, Membership, Player
 from ..roles import Role
@@ -59,21 +58,6 @@ def member_for(club: Club, membership_id: int) -> Membership:
     if membership is None:
         raise Http404(_("No such member of this club."))
     return membership
-
-
-def show_error(request: HttpRequest, form: Any, exc: KaiserError) -> None:
-    """A service's refusal as form errors: per field where it names one, else for the form."""
-    placed = False
-    for field, field_messages in exc.field_errors.items():
-        if form is not None and field in form.fields:
-            for message in field_messages:
-                form.add_error(field, message)
-            placed = True
-    if not placed:
-        if form is not None:
-            form.add_error(None, exc.message)
-        else:
-            messages.error(request, exc.message)
 
 
 @login_required
@@ -120,7 +104,7 @@ def member_add(request: HttpRequest, slug: str) -> HttpResponse:
                     role=Role(existing_form.cleaned_data["role"]),
                 )
             except KaiserError as exc:
-                show_error(request, existing_form, exc)
+                show_error(request, exc, form=existing_form)
             else:
                 messages.success(
                     request, _("%(name)s is now a member.") % {"name": membership.player.name}
@@ -137,7 +121,7 @@ def member_add(request: HttpRequest, slug: str) -> HttpResponse:
                     role=Role(new_form.cleaned_data["role"]),
                 )
             except KaiserError as exc:
-                show_error(request, new_form, exc)
+                show_error(request, exc, form=new_form)
             else:
                 messages.success(
                     request,
@@ -207,7 +191,7 @@ def member_remove(request: HttpRequest, slug: str, membership_id: int) -> HttpRe
         try:
             player = services.member_remove(membership=membership)
         except KaiserError as exc:
-            messages.error(request, exc.message)
+            show_error(request, exc)
         else:
             messages.success(
                 request,
@@ -226,7 +210,7 @@ def member_invite(request: HttpRequest, slug: str, membership_id: int) -> HttpRe
     try:
         made = invitations.invitation_create(membership=membership, by=request.user)
     except KaiserError as exc:
-        messages.error(request, exc.message)
+        show_error(request, exc)
         return redirect("clubs:detail", slug=club.slug)
     link = request.build_absolute_uri(reverse("invitation", kwargs={"token": made.token}))
     return render(
@@ -250,7 +234,7 @@ def members_import(request: HttpRequest, slug: str) -> HttpResponse:
             try:
                 done = csv_io.members_csv_import(club=club, text=text)
             except KaiserError as exc:
-                messages.error(request, exc.message)
+                show_error(request, exc)
                 preview = csv_io.members_csv_preview(club=club, text=text)
             else:
                 messages.success(
@@ -315,7 +299,7 @@ def members_merge(request: HttpRequest, slug: str) -> HttpResponse:
                 try:
                     report = player_merge(keep_id=keep.id, duplicate_id=duplicate.id)
                 except KaiserError as exc:
-                    show_error(request, form, exc)
+                    show_error(request, exc, form=form)
                 else:
                     messages.success(request, report.summary())
                     return redirect("clubs:detail", slug=club.slug)
@@ -343,7 +327,7 @@ def invitation_open(request: HttpRequest, token: str) -> HttpResponse:
             try:
                 accepted = invitations.invitation_accept(token=token, user=request.user)
             except KaiserError as exc:
-                messages.error(request, exc.message)
+                show_error(request, exc)
                 return redirect("invitation", token=token)
             messages.success(
                 request,
@@ -360,7 +344,7 @@ def invitation_open(request: HttpRequest, token: str) -> HttpResponse:
                     password=form.cleaned_data["password1"],
                 )
             except KaiserError as exc:
-                show_error(request, form, exc)
+                show_error(request, exc, form=form)
             else:
                 login(request, user, backend="django.contrib.auth.backends.ModelBackend")
                 messages.success(

@@ -12,6 +12,7 @@ from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect
 
+from kaiser_club.answers import show_error
 from kaiser_club.errors import KaiserError, NotAllowed, NotFound
 
 from ..models import Event
@@ -48,7 +49,7 @@ def attempt(request: HttpRequest, call: Callable[[], Any], done: str = "") -> An
     try:
         result = call()
     except KaiserError as exc:
-        messages.error(request, exc.message)
+        show_error(request, exc)
         return None
     if done:
         messages.success(request, done)
