@@ -14,6 +14,7 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
+from ..actors import Actor
 from ..answers import show_error
 from ..errors import KaiserError
 from ..models import Club, Membership, Player
@@ -29,13 +30,8 @@ from .forms import (
     MergeForm,
     RoleForm,
 )
-from .merge import player_merge
-from .selectors import (
-    club_members,
-    clubs_where_not_admin,
-    membership_in_club,
-    players_managed_by,
-)
+from .merge import player_merge, require_may_merge
+from .selectors import club_members, membership_in_club, players_managed_by
 
 
 def club_for(request: HttpRequest, slug: str, *, at_least: Role) -> tuple[Club, Role]:
@@ -283,26 +279,17 @@ def members_merge(request: HttpRequest, slug: str) -> HttpResponse:
         form = MergeForm(request.POST, players=players)
         if form.is_valid():
             keep, duplicate = form.cleaned_data["keep"], form.cleaned_data["duplicate"]
-            elsewhere = clubs_where_not_admin(user=request.user, players=[keep, duplicate])
-            if elsewhere:
-                form.add_error(
-                    None,
-                    _(
-                        "%(names)s: you are not a club admin there, so you cannot merge these "
-                        "records. Ask a club admin of every club involved, or staff."
-                    )
-                    % {"names": ", ".join(c.name for c in elsewhere)},
-                )
-            elif not form.cleaned_data["confirmed"]:
-                confirming = True
-            else:
-                try:
-                    report = player_merge(keep_id=keep.id, duplicate_id=duplicate.id)
-                except KaiserError as exc:
-                    show_error(request, exc, form=form)
+            actor = Actor.of(request.user)
+            try:
+                if not form.cleaned_data["confirmed"]:
+                    require_may_merge(actor=actor, keep=keep, duplicate=duplicate)
+                    confirming = True
                 else:
+                    report = player_merge(actor=actor, keep_id=keep.id, duplicate_id=duplicate.id)
                     messages.success(request, report.summary())
                     return redirect("clubs:detail", slug=club.slug)
+            except KaiserError as exc:
+                show_error(request, exc, form=form)
     return render(
         request,
         "kaiser_club/members_merge.html",
