@@ -6,8 +6,8 @@ from drf_spectacular.utils import extend_schema
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from kaiser_club.actors import Actor
 from kaiser_club.errors import InvalidInput, NotFound
-from kaiser_club.models import Player
 
 from .. import services
 from ..models import Entry, Pairing
@@ -139,14 +139,12 @@ class PairingActionView(EventView):
             sub = SubstituteSerializer(data=request.data)
             sub.is_valid(raise_exception=True)
             data = sub.validated_data
-            substitute = data.get("substitute") or Player.objects.create(
-                name=data["substitute_name"]
-            )
             services.entry_substitute(
                 pairing=pairing,
-                replaced=data["replaced"],
-                substitute=substitute,
-                by=request.user,
+                replaced_id=data["replaced"],
+                substitute_id=data.get("substitute"),
+                substitute_name=data.get("substitute_name", ""),
+                by=Actor.of(request.user).by,
                 reason=data.get("reason", ""),
             )
         elif action == "clock":

@@ -7,6 +7,8 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_POST
 
+from kaiser_club.actors import Actor
+
 from .. import services
 from ..forms import (
     AdjustForm,
@@ -20,7 +22,6 @@ from ..forms import (
 from ..models import Entry, Event, Pairing, Round
 from ..permissions import EventAction, may_on_event
 from ..selectors import PAIRING_RELATED, pairings_of, still_playing
-from ..services.entries import player_by_name
 from .common import attempt, back, event_page
 
 
@@ -201,14 +202,13 @@ def pairing_action(
         seated = [game.north, game.east, game.south, game.west] if game else []
         sub = SubstituteForm(post, seated=seated)
         if sub.is_valid():
-            replaced = next(p for p in seated if p.id == sub.cleaned_data["replaced"])
             attempt(
                 request,
                 lambda: services.entry_substitute(
                     pairing=pairing,
-                    replaced=replaced,
-                    substitute=player_by_name(club=event.club, name=sub.cleaned_data["substitute"]),
-                    by=request.user,
+                    replaced_id=sub.cleaned_data["replaced"],
+                    substitute_name=sub.cleaned_data["substitute"],
+                    by=Actor.of(request.user).by,
                     reason=sub.cleaned_data["reason"],
                 ),
                 "Substitute seated for this game.",
