@@ -284,7 +284,7 @@ class SwapTablesSerializer(serializers.Serializer[dict[str, Any]]):
     second = serializers.IntegerField(help_text="A pairing id.")
 
 
-class ForfeitSerializer(serializers.Serializer[dict[str, Any]]):
+class PairingForfeitSerializer(serializers.Serializer[dict[str, Any]]):
     forfeiting = serializers.ChoiceField(choices=SlotSide.choices)
     reason = serializers.CharField(max_length=300, required=False, allow_blank=True)
 

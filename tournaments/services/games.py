@@ -4,7 +4,8 @@ set, dropped again only while nothing has been played in them."""
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import Any
+
+from django.contrib.auth.models import User
 
 from kaiser_club.errors import InvalidInput
 from scoring import services as scoring
@@ -21,7 +22,7 @@ def event_rules(event: Event) -> RuleSet:
 
 
 def game_for(
-    *, event: Event, pairing: Pairing, rules: RuleSet | None = None, by: Any = None
+    *, event: Event, pairing: Pairing, rules: RuleSet | None = None, by: User | None = None
 ) -> Game:
     """Starts the scoring game of a pairing whose two teams are known; the clock waits for the
     round to start."""
@@ -40,7 +41,11 @@ def game_for(
 
 
 def games_for(
-    *, event: Event, pairings: Sequence[Pairing], rules: RuleSet | None = None, by: Any = None
+    *,
+    event: Event,
+    pairings: Sequence[Pairing],
+    rules: RuleSet | None = None,
+    by: User | None = None,
 ) -> None:
     """Starts the games of many pairings at once (one insert) and sets each ``pairing.game``;
     the pairings themselves are left for the caller to write."""
