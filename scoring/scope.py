@@ -65,6 +65,18 @@ def players_of_other_clubs(*, club: Club, players: Iterable[Player]) -> list[Pla
     return [wanted[pid] for pid in rest if pid in elsewhere]
 
 
+def not_known(*, club: Club, player_id: int | str, field: str | None = None) -> InvalidInput:
+    """The refusal of a player id the club may not name: another club's player, or an id that
+    does not exist (said the same way, so that the answer tells nothing about other clubs)."""
+    message = gettext(
+        "Player %(id)s is not a member or a known visitor of %(club)s: choose one of its "
+        "players, or type a visitor in by name."
+    ) % {"id": player_id, "club": club.name}
+    return InvalidInput(
+        message, code="other_club", field_errors={field: [message]} if field else None
+    )
+
+
 def require_known_players(
     *, club: Club, players: Iterable[Player], field: str | None = None
 ) -> None:
@@ -73,13 +85,7 @@ def require_known_players(
     players = list(players)
     foreign = players_of_other_clubs(club=club, players=players)
     if foreign:
-        message = gettext(
-            "Player %(id)s is not a member or a known visitor of %(club)s: choose one of its "
-            "players, or type a visitor in by name."
-        ) % {"id": foreign[0].id, "club": club.name}
-        raise InvalidInput(
-            message, code="other_club", field_errors={field: [message]} if field else None
-        )
+        raise not_known(club=club, player_id=foreign[0].id, field=field)
     orphans = [p.id for p in players if p.host_club_id is None]
     if orphans:
         Player.objects.filter(id__in=orphans, host_club=None, memberships=None).update(

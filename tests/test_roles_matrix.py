@@ -708,6 +708,78 @@ ENDPOINTS += [
     ),
 ]
 
+# --- Each round and game action, one view per operation ("one owner per action") -------------
+# Bodies name rows of {event}: round 1 is generated but not started; table 1's game has a hand.
+
+
+def _event_of(world: World) -> Any:
+    from tournaments.models import Event
+
+    return Event.objects.filter(club=world.club).latest("id")
+
+
+def _round_games(world: World) -> list[Any]:
+    from tournaments.models import Pairing
+
+    event = _event_of(world)
+    return list(Pairing.objects.filter(event=event, round__number=1).order_by("table__number"))
+
+
+def _swap_tables(world: World) -> dict[str, Any]:
+    first, second = _round_games(world)[:2]
+    return {"first": first.id, "second": second.id}
+
+
+def _swap_teams(world: World) -> dict[str, Any]:
+    untouched = _round_games(world)[1]  # table 2: no hand yet, so its game can be made again
+    return {"first": untouched.home_id, "second": untouched.away_id}
+
+
+def _substitute(world: World) -> dict[str, Any]:
+    game = _round_games(world)[0].game
+    return {"replaced": game.north_id, "substitute_name": f"Sub {uuid.uuid4().hex[:6]}"}
+
+
+R1 = E + "rounds/{round}/"
+G = E + "pairings/{pairing}/"
+ENDPOINTS += [
+    Endpoint(  # round 1 has not started: refused with a sentence (the role check passed)
+        "event round start-waiting api", "post", R1 + "start-waiting/", manage_event(400)
+    ),
+    Endpoint("event round pause api", "post", R1 + "pause/", MANAGE_EVENT),
+    Endpoint("event round resume api", "post", R1 + "resume/", MANAGE_EVENT),
+    Endpoint(
+        "event round add-minutes api",
+        "post",
+        R1 + "add-minutes/",
+        MANAGE_EVENT,
+        lambda w: {"minutes": 5},
+    ),
+    Endpoint(
+        "event round swap-tables api", "post", R1 + "swap-tables/", MANAGE_EVENT, _swap_tables
+    ),
+    Endpoint("event round swap-teams api", "post", R1 + "swap-teams/", MANAGE_EVENT, _swap_teams),
+    Endpoint(  # the game has a hand and is not over: refused with a sentence
+        "event pairing adjust api",
+        "post",
+        G + "adjust/",
+        manage_event(400),
+        lambda w: {"winner": "home", "home_points": 52, "away_points": 0, "reason": "typo"},
+    ),
+    Endpoint("event pairing late api", "post", G + "late/", MANAGE_EVENT, lambda w: {"late": True}),
+    Endpoint(  # not a bye: refused with a sentence
+        "event pairing bye-points api",
+        "post",
+        G + "bye-points/",
+        manage_event(400),
+        lambda w: {"points_for": 40, "points_against": 20},
+    ),
+    Endpoint("event pairing substitute api", "post", G + "substitute/", MANAGE_EVENT, _substitute),
+    Endpoint(
+        "event pairing clock api", "post", G + "clock/", MANAGE_EVENT, lambda w: {"action": "start"}
+    ),
+]
+
 # --- PDF reports (issue 6): the organiser's page, its job list, the download, a rerun. ---------
 # {report} is a done standings report of {event} with a file; {failed_report} a failed one.
 REPORT_KEYS = ("report", "failed_report")

@@ -196,13 +196,18 @@ class ByePointsForm(forms.Form):
 
 
 class SubstituteForm(forms.Form):
-    replaced = forms.TypedChoiceField(coerce=int)
-    substitute = forms.CharField(max_length=120, help_text=_("A player's name (new or known)."))
+    # A player's id, offered among the four seated; the service says when it is not one of them.
+    replaced = forms.IntegerField(label=_("Replaced"), widget=forms.Select)
+    substitute_name = forms.CharField(
+        max_length=120,
+        label=_("Substitute"),
+        help_text=_("A player's name: one the club knows, or a new visitor."),
+    )
     reason = forms.CharField(max_length=300, required=False)
 
     def __init__(self, *args: Any, seated: Any = (), **kw: Any) -> None:
         super().__init__(*args, **kw)
-        self.fields["replaced"].choices = [(p.id, p.name) for p in seated]  # type: ignore[attr-defined]
+        self.fields["replaced"].widget.choices = [(p.id, p.name) for p in seated]  # type: ignore[attr-defined]
 
 
 class RollbackForm(forms.Form):

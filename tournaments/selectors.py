@@ -49,6 +49,29 @@ def event_for(*, user: AnyUser, event_id: int, action: EventAction = EventAction
     return event
 
 
+def round_in(*, event: Event, number: int | str) -> Round:
+    """The round an address names, within the event (NotFound otherwise): the same answer
+    for the API and the pages."""
+    found = Round.objects.filter(event=event, number=int(number)).select_related("event__club")
+    round_ = found.first()
+    if round_ is None:
+        raise NotFound(f"{event.name} has no round {number}.")
+    return round_
+
+
+def pairing_in(*, event: Event, pairing_id: int | str) -> Pairing:
+    """The game (pairing) an address names, within the event (NotFound otherwise)."""
+    pairing = (
+        Pairing.objects.filter(event=event, id=int(pairing_id))
+        .select_related(*PAIRING_RELATED, "round", "event__club")
+        .select_related("game__north", "game__east", "game__south", "game__west")
+        .first()
+    )
+    if pairing is None:
+        raise NotFound(f"{event.name} has no game {pairing_id}.")
+    return pairing
+
+
 def season_for(*, user: AnyUser, season_id: int) -> Season:
     season = seasons_visible_to(user=user).filter(id=season_id).first()
     if season is None:

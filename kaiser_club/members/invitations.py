@@ -16,7 +16,7 @@ from django.utils.formats import date_format
 
 from ..errors import Conflict, InvalidInput, NotFound
 from ..models import Invitation, Membership, Player
-from .merge import player_merge
+from .merge import merge_records
 
 VALID_FOR = timedelta(days=14)
 
@@ -112,7 +112,7 @@ def invitation_accept(*, token: str, user: Any) -> Accepted:
         invited.save(update_fields=["user"])
         player, merged = invited, False
     else:
-        player_merge(keep_id=own.id, duplicate_id=invited.id)
+        merge_records(keep_id=own.id, duplicate_id=invited.id)
         player, merged = own, True
     Invitation.objects.filter(id=invitation.id).update(accepted_at=timezone.now(), accepted_by=user)
     return Accepted(player=player, merged=merged)

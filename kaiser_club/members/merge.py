@@ -15,10 +15,13 @@ from itertools import permutations
 
 from django.db import IntegrityError, models, transaction
 from django.db.models import Q
+from django.utils.translation import gettext as _
 
-from ..errors import Conflict, InvalidInput, NotFound
+from ..actors import Actor
+from ..errors import Conflict, InvalidInput, NotAllowed, NotFound
 from ..models import Invitation, Membership, Player
 from ..roles import Role
+from .selectors import clubs_where_not_admin, players_managed_by
 
 EXAMPLES = 3  # rows named in a refusal
 
@@ -142,9 +145,53 @@ def _merge_memberships(keep: Player, dup: Player) -> list[str]:
     return notes
 
 
+def require_may_merge(*, actor: Actor, keep: Player, duplicate: Player) -> None:
+    """Who may merge two records: a club admin of every club either record is a member of
+    (staff: any two records). The merge page asks before it shows the confirmation."""
+    players = [keep, duplicate]
+    managed = set(
+        players_managed_by(user=actor.user)
+        .filter(id__in=[p.id for p in players])
+        .values_list("id", flat=True)
+    )
+    outside = [p for p in players if p.id not in managed]
+    if outside:
+        raise NotAllowed(
+            _(
+                "Player %(id)s is not a member of a club where you are a club admin, so you "
+                "cannot merge this record; nothing was merged."
+            )
+            % {"id": outside[0].id}
+        )
+    elsewhere = clubs_where_not_admin(user=actor.user, players=players)
+    if elsewhere:
+        raise NotAllowed(
+            _(
+                "%(names)s: you are not a club admin there, so you cannot merge these "
+                "records. Ask a club admin of every club involved, or staff."
+            )
+            % {"names": ", ".join(c.name for c in elsewhere)}
+        )
+
+
 @transaction.atomic
-def player_merge(*, keep_id: int, duplicate_id: int) -> MergeReport:
-    """Moves everything of the duplicate record to the record kept, then deletes the duplicate."""
+def player_merge(*, actor: Actor, keep_id: int, duplicate_id: int) -> MergeReport:
+    """The actor merges the duplicate record into the record kept, if they may (see
+    ``require_may_merge``)."""
+    if keep_id == duplicate_id:
+        raise InvalidInput("Pick two different player records to merge.")
+    found = {p.id: p for p in Player.objects.filter(id__in=[keep_id, duplicate_id])}
+    if len(found) != 2:
+        raise NotFound("One of the two player records no longer exists; nothing was merged.")
+    require_may_merge(actor=actor, keep=found[keep_id], duplicate=found[duplicate_id])
+    return merge_records(keep_id=keep_id, duplicate_id=duplicate_id)
+
+
+@transaction.atomic
+def merge_records(*, keep_id: int, duplicate_id: int) -> MergeReport:
+    """Moves everything of the duplicate record to the record kept, then deletes the duplicate.
+    No role is checked: callers hold their own authority (``player_merge`` checks the actor's
+    roles; an accepted invitation merges the invited record into the person's own)."""
     if keep_id == duplicate_id:
         raise InvalidInput("Pick two different player records to merge.")
     locked = {

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
@@ -16,6 +14,8 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
+from ..actors import Actor
+from ..answers import show_error
 from ..errors import KaiserError
 from ..models import Club, Membership, Player
 from ..roles import Role
@@ -30,13 +30,8 @@ from .forms import (
     MergeForm,
     RoleForm,
 )
-from .merge import player_merge
-from .selectors import (
-    club_members,
-    clubs_where_not_admin,
-    membership_in_club,
-    players_managed_by,
-)
+from .merge import player_merge, require_may_merge
+from .selectors import club_members, membership_in_club, players_managed_by
 
 
 def club_for(request: HttpRequest, slug: str, *, at_least: Role) -> tuple[Club, Role]:
@@ -59,21 +54,6 @@ def member_for(club: Club, membership_id: int) -> Membership:
     if membership is None:
         raise Http404(_("No such member of this club."))
     return membership
-
-
-def show_error(request: HttpRequest, form: Any, exc: KaiserError) -> None:
-    """A service's refusal as form errors: per field where it names one, else for the form."""
-    placed = False
-    for field, field_messages in exc.field_errors.items():
-        if form is not None and field in form.fields:
-            for message in field_messages:
-                form.add_error(field, message)
-            placed = True
-    if not placed:
-        if form is not None:
-            form.add_error(None, exc.message)
-        else:
-            messages.error(request, exc.message)
 
 
 @login_required
@@ -120,7 +100,7 @@ def member_add(request: HttpRequest, slug: str) -> HttpResponse:
                     role=Role(existing_form.cleaned_data["role"]),
                 )
             except KaiserError as exc:
-                show_error(request, existing_form, exc)
+                show_error(request, exc, form=existing_form)
             else:
                 messages.success(
                     request, _("%(name)s is now a member.") % {"name": membership.player.name}
@@ -137,7 +117,7 @@ def member_add(request: HttpRequest, slug: str) -> HttpResponse:
                     role=Role(new_form.cleaned_data["role"]),
                 )
             except KaiserError as exc:
-                show_error(request, new_form, exc)
+                show_error(request, exc, form=new_form)
             else:
                 messages.success(
                     request,
@@ -207,7 +187,7 @@ def member_remove(request: HttpRequest, slug: str, membership_id: int) -> HttpRe
         try:
             player = services.member_remove(membership=membership)
         except KaiserError as exc:
-            messages.error(request, exc.message)
+            show_error(request, exc)
         else:
             messages.success(
                 request,
@@ -226,7 +206,7 @@ def member_invite(request: HttpRequest, slug: str, membership_id: int) -> HttpRe
     try:
         made = invitations.invitation_create(membership=membership, by=request.user)
     except KaiserError as exc:
-        messages.error(request, exc.message)
+        show_error(request, exc)
         return redirect("clubs:detail", slug=club.slug)
     link = request.build_absolute_uri(reverse("invitation", kwargs={"token": made.token}))
     return render(
@@ -250,7 +230,7 @@ def members_import(request: HttpRequest, slug: str) -> HttpResponse:
             try:
                 done = csv_io.members_csv_import(club=club, text=text)
             except KaiserError as exc:
-                messages.error(request, exc.message)
+                show_error(request, exc)
                 preview = csv_io.members_csv_preview(club=club, text=text)
             else:
                 messages.success(
@@ -299,26 +279,17 @@ def members_merge(request: HttpRequest, slug: str) -> HttpResponse:
         form = MergeForm(request.POST, players=players)
         if form.is_valid():
             keep, duplicate = form.cleaned_data["keep"], form.cleaned_data["duplicate"]
-            elsewhere = clubs_where_not_admin(user=request.user, players=[keep, duplicate])
-            if elsewhere:
-                form.add_error(
-                    None,
-                    _(
-                        "%(names)s: you are not a club admin there, so you cannot merge these "
-                        "records. Ask a club admin of every club involved, or staff."
-                    )
-                    % {"names": ", ".join(c.name for c in elsewhere)},
-                )
-            elif not form.cleaned_data["confirmed"]:
-                confirming = True
-            else:
-                try:
-                    report = player_merge(keep_id=keep.id, duplicate_id=duplicate.id)
-                except KaiserError as exc:
-                    show_error(request, form, exc)
+            actor = Actor.of(request.user)
+            try:
+                if not form.cleaned_data["confirmed"]:
+                    require_may_merge(actor=actor, keep=keep, duplicate=duplicate)
+                    confirming = True
                 else:
+                    report = player_merge(actor=actor, keep_id=keep.id, duplicate_id=duplicate.id)
                     messages.success(request, report.summary())
                     return redirect("clubs:detail", slug=club.slug)
+            except KaiserError as exc:
+                show_error(request, exc, form=form)
     return render(
         request,
         "kaiser_club/members_merge.html",
@@ -343,7 +314,7 @@ def invitation_open(request: HttpRequest, token: str) -> HttpResponse:
             try:
                 accepted = invitations.invitation_accept(token=token, user=request.user)
             except KaiserError as exc:
-                messages.error(request, exc.message)
+                show_error(request, exc)
                 return redirect("invitation", token=token)
             messages.success(
                 request,
@@ -360,7 +331,7 @@ def invitation_open(request: HttpRequest, token: str) -> HttpResponse:
                     password=form.cleaned_data["password1"],
                 )
             except KaiserError as exc:
-                show_error(request, form, exc)
+                show_error(request, exc, form=form)
             else:
                 login(request, user, backend="django.contrib.auth.backends.ModelBackend")
                 messages.success(

@@ -148,6 +148,8 @@ SPECTACULAR_SETTINGS = {
         "ResultKindEnum": "tournaments.choices.ResultKind",
         "JobStatusEnum": "tournaments.choices.JobStatus",
         "ReportKindEnum": "tournaments.models.reports.ReportKind",
+        "WinnerSideEnum": "tournaments.choices.SlotSide",  # home or away, whatever the field
+        "ActionEnum": "scoring.choices.HandAction",
     },
 }
 

@@ -9,7 +9,8 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.urls import reverse
 
-from kaiser_club.errors import Conflict, InvalidInput
+from kaiser_club.actors import Actor
+from kaiser_club.errors import Conflict, InvalidInput, NotAllowed
 from kaiser_club.members.merge import _refuse_unique_clash, player_merge
 from kaiser_club.models import Club, Invitation, Membership, Player
 from kaiser_club.roles import Role
@@ -19,6 +20,10 @@ from tests.kaiser_club.club_helpers import join, new_club
 
 pytestmark = pytest.mark.django_db
 User = get_user_model()
+
+
+def staff() -> Actor:
+    return Actor.of(User.objects.create_user(f"staff{User.objects.count()}", is_staff=True))
 
 
 @pytest.fixture
@@ -52,7 +57,7 @@ def test_everything_moves_to_the_record_kept(club: Club) -> None:
     dup.user = user
     dup.save()
 
-    report = player_merge(keep_id=keep.id, duplicate_id=dup.id)
+    report = player_merge(actor=staff(), keep_id=keep.id, duplicate_id=dup.id)
 
     assert not Player.objects.filter(id=dup.id).exists()
     keep.refresh_from_db()
@@ -76,7 +81,7 @@ def test_two_people_at_one_game_are_not_merged(club: Club) -> None:
     game = start_game(club=club)
     north, east = game.north, game.east
     with pytest.raises(Conflict) as refused:
-        player_merge(keep_id=north.id, duplicate_id=east.id)
+        player_merge(actor=staff(), keep_id=north.id, duplicate_id=east.id)
     assert refused.value.message == (
         f"{north.name} and {east.name} both appear in the same game: “{game}”. One person "
         "cannot take two places there, so these are two different people; nothing was merged."
@@ -89,20 +94,20 @@ def test_partners_in_one_team_are_not_merged() -> None:
         player_one=Player.objects.create(name="Ann"), player_two=Player.objects.create(name="Bob")
     )
     with pytest.raises(Conflict, match="Bob and Ann both appear in the same team"):
-        player_merge(keep_id=team.player_two_id, duplicate_id=team.player_one_id)
+        player_merge(actor=staff(), keep_id=team.player_two_id, duplicate_id=team.player_one_id)
 
 
 def test_two_accounts_are_not_merged() -> None:
     one = Player.objects.create(name="Ann", user=User.objects.create_user("ann1"))
     two = Player.objects.create(name="Ann", user=User.objects.create_user("ann2"))
     with pytest.raises(Conflict, match="each sign in with their own account"):
-        player_merge(keep_id=one.id, duplicate_id=two.id)
+        player_merge(actor=staff(), keep_id=one.id, duplicate_id=two.id)
 
 
 def test_the_same_record_twice() -> None:
     one = Player.objects.create(name="Ann")
     with pytest.raises(InvalidInput, match="Pick two different player records"):
-        player_merge(keep_id=one.id, duplicate_id=one.id)
+        player_merge(actor=staff(), keep_id=one.id, duplicate_id=one.id)
 
 
 def test_open_invitations_of_the_duplicate_do_not_survive(club: Club) -> None:
@@ -111,7 +116,7 @@ def test_open_invitations_of_the_duplicate_do_not_survive(club: Club) -> None:
     keep, dup = Player.objects.create(name="Ann"), Player.objects.create(name="Ann B")
     join(club, keep)
     made = invitation_create(membership=join(new_club(), dup))
-    player_merge(keep_id=keep.id, duplicate_id=dup.id)
+    player_merge(actor=staff(), keep_id=keep.id, duplicate_id=dup.id)
     assert not Invitation.objects.exists()
     with pytest.raises(Exception, match="not known"):
         invitation_check(token=made.token)
@@ -125,6 +130,41 @@ def test_a_unique_rule_of_another_model_is_checked_before_anything_moves(club: C
     join(club, dup)
     with pytest.raises(Conflict, match="each have their own membership where only one"):
         _refuse_unique_clash(keep, dup, Membership, Membership._meta.get_field("player"))
+
+
+# Who may merge: the service decides, whichever page or caller asks
+
+
+def test_a_club_admin_of_every_club_involved_may_merge(club: Club) -> None:
+    admin = member(club, Role.CLUB_ADMIN, username="olga")
+    other = new_club(name="Saint-Boniface")
+    keep, dup = Player.objects.create(name="Ron Bear"), Player.objects.create(name="R. Bear")
+    join(club, keep)
+    join(club, dup)
+    join(other, dup)
+    with pytest.raises(NotAllowed, match="Saint-Boniface: you are not a club admin there"):
+        player_merge(actor=Actor.of(admin), keep_id=keep.id, duplicate_id=dup.id)
+    assert Player.objects.filter(id=dup.id).exists()
+    join(other, Player.objects.get(user=admin), Role.CLUB_ADMIN)
+    player_merge(actor=Actor.of(admin), keep_id=keep.id, duplicate_id=dup.id)
+    assert not Player.objects.filter(id=dup.id).exists()
+
+
+def test_a_record_of_no_club_the_actor_runs_is_refused_without_its_name(club: Club) -> None:
+    organiser = member(club, Role.ORGANISER, username="otto")
+    admin = member(club, Role.CLUB_ADMIN, username="olga")
+    keep, stranger = Player.objects.create(name="Ron Bear"), Player.objects.create(name="Zed")
+    join(club, keep)
+    with pytest.raises(NotAllowed) as refused:
+        player_merge(actor=Actor.of(admin), keep_id=keep.id, duplicate_id=stranger.id)
+    assert refused.value.message == (
+        f"Player {stranger.id} is not a member of a club where you are a club admin, so you "
+        "cannot merge this record; nothing was merged."
+    )
+    join(club, stranger)
+    with pytest.raises(NotAllowed):  # an organiser is not a club admin
+        player_merge(actor=Actor.of(organiser), keep_id=keep.id, duplicate_id=stranger.id)
+    assert Player.objects.filter(id=stranger.id).exists()
 
 
 # The page

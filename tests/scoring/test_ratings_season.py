@@ -107,7 +107,7 @@ def test_ratings_are_cached_until_a_game_changes(
 def test_merging_two_records_of_one_person(season: Season) -> None:
     """Ed was entered a second time ("Ed again") and played G6 under that record: (Ed again,
     A) beat (C, D). Merged into Ed, G6 becomes Ed's game and is rated with Ed's rating."""
-    from kaiser_club.members.merge import player_merge
+    from kaiser_club.members.merge import merge_records
     from kaiser_club.models import Player
     from scoring.rules import Suit
     from scoring.stats import player_stats
@@ -120,7 +120,7 @@ def test_merging_two_records_of_one_person(season: Season) -> None:
     # 1507.636652 against (C, D)'s (1517.463393 + 1501.095045) / 2 = 1509.279219;
     # E = 1 / (1 + 10^(1.642567/400)) = 0.497636; they win 32 × 0.502364 = 16.075642.
     assert current_ratings().of(again.id) == pytest.approx(1516.0756, abs=1e-3)
-    player_merge(keep_id=s.e.id, duplicate_id=again.id)
+    merge_records(keep_id=s.e.id, duplicate_id=again.id)
     # After: Ed (1483.631651) with A: average 1499.452478; E = 1 / (1 + 10^(9.826741/400))
     # = 0.485862; they win 32 × 0.514138 = 16.452418.
     assert table(season) == {

@@ -6,10 +6,12 @@ from __future__ import annotations
 import pytest
 
 from kaiser_club.errors import InvalidInput
+from kaiser_club.models import Player
 from kaiser_club.roles import Role
 from tests.factories import MembershipFactory
 from tournaments import services
 from tournaments.models import Entry, Pairing, Round, Substitution
+from tournaments.services.entries import known_player_named, player_by_name
 
 from .helpers import game_of, generate, make_event, new_club, player, win_for
 
@@ -177,18 +179,90 @@ def test_a_substitute_plays_one_game_in_the_replaced_players_seat():
     replaced = pairing.home.team.player_two
     sub = player(name="Sub")
     record = services.entry_substitute(
-        pairing=pairing, replaced=replaced, substitute=sub, reason="Back pain"
+        pairing=pairing, replaced_id=replaced.id, substitute_id=sub.id, reason="Back pain"
     )
     game = game_of(pairing)
     assert game.south_id == sub.id and record.seat == 2 and record.entry_id == pairing.home_id
     assert Substitution.objects.get().replaced_id == replaced.id
-    with pytest.raises(InvalidInput, match="does not sit at this game"):
-        services.entry_substitute(pairing=pairing, replaced=replaced, substitute=sub)
-    with pytest.raises(InvalidInput, match="already plays in this game"):
-        services.entry_substitute(pairing=pairing, replaced=game.north, substitute=sub)
+    sub.refresh_from_db()
+    assert sub.host_club_id == event.club_id  # a record of no club: now the club's visitor
+    with pytest.raises(InvalidInput, match=f"Player {replaced.id} does not sit at this game"):
+        services.entry_substitute(pairing=pairing, replaced_id=replaced.id, substitute_id=sub.id)
+    with pytest.raises(InvalidInput, match="Sub already plays in this game"):
+        services.entry_substitute(pairing=pairing, replaced_id=game.north_id, substitute_id=sub.id)
     win_for(pairing, pairing.home)  # the result counts for the team as entered
     pairing.refresh_from_db()
     assert pairing.winner_side == "home"
+
+
+def _two_player_game():
+    event = make_event(teams=2, format="swiss")
+    generate(event)
+    pairing = Pairing.objects.select_related("game").get(event=event)
+    return event, pairing, game_of(pairing)
+
+
+def test_a_typed_substitute_is_the_clubs_known_player_of_that_name_or_a_new_visitor():
+    event, pairing, game = _two_player_game()
+    elsewhere = new_club()
+    theirs = player(name="Wanda Walk")
+    MembershipFactory(club=elsewhere, player=theirs, role=Role.PLAYER)
+    services.entry_substitute(
+        pairing=pairing, replaced_id=game.north_id, substitute_name="  wanda   WALK "
+    )
+    seated = game_of(pairing).north
+    assert seated.id != theirs.id  # another club's player is never picked by name
+    assert (seated.name, seated.host_club_id) == ("wanda WALK", event.club_id)
+    assert known_player_named(club=event.club, name="Wanda Walk") == seated  # found again
+    with pytest.raises(InvalidInput, match="wanda WALK already plays in this game"):
+        services.entry_substitute(
+            pairing=pairing, replaced_id=game.east_id, substitute_name="Wanda Walk"
+        )
+
+
+def test_a_refused_substitution_creates_nothing():
+    event, pairing, game = _two_player_game()
+    elsewhere = new_club()
+    theirs = player(name="Private Pat")
+    MembershipFactory(club=elsewhere, player=theirs, role=Role.PLAYER)
+    players = Player.objects.count()
+    refusals = [
+        ({"replaced_id": 999999, "substitute_name": "New Ned"}, "Player 999999 does not sit"),
+        ({"replaced_id": game.north_id}, "Give the substitute: a player's id, or a name."),
+        (
+            {"replaced_id": game.north_id, "substitute_id": theirs.id},
+            f"Player {theirs.id} is not a member or a known visitor of {event.club.name}",
+        ),
+        (  # an id that does not exist is refused in the same words as another club's player
+            {"replaced_id": game.north_id, "substitute_id": 999999},
+            f"Player 999999 is not a member or a known visitor of {event.club.name}",
+        ),
+        (
+            {"replaced_id": game.north_id, "substitute_id": theirs.id, "substitute_name": "X"},
+            "Give the substitute by id or by name, not both.",
+        ),
+    ]
+    for arguments, sentence in refusals:
+        with pytest.raises(InvalidInput) as refused:
+            services.entry_substitute(pairing=pairing, **arguments)
+        assert sentence in refused.value.message
+    assert Player.objects.count() == players and not Substitution.objects.exists()
+    assert game_of(pairing).north_id == game.north_id
+
+
+def test_a_typed_name_never_picks_another_clubs_player():
+    club, elsewhere = new_club(), new_club()
+    theirs = player(name="Olga Osh")
+    MembershipFactory(club=elsewhere, player=theirs, role=Role.PLAYER)
+    found = player_by_name(club=club, name="olga osh")
+    assert found.id != theirs.id and found.host_club_id == club.id
+    assert player_by_name(club=club, name="Olga Osh").id == found.id
+    ours = player(name="Olga Osh")
+    MembershipFactory(club=club, player=ours, role=Role.PLAYER)
+    assert player_by_name(club=club, name="Olga Osh").id == ours.id  # members first
+    MembershipFactory(club=club, player=player(name="Olga Osh"), role=Role.PLAYER)
+    with pytest.raises(InvalidInput, match=f"More than one player of {club.name} is called"):
+        player_by_name(club=club, name="Olga Osh")
 
 
 def test_check_in_and_check_in_all():

@@ -12,7 +12,7 @@ from kaiser_club.errors import NotFound
 
 from ..models import Entry, Event, Pairing, Round, Table
 from ..permissions import EventAction
-from ..selectors import event_for
+from ..selectors import event_for, pairing_in, round_in
 
 ERRORS: dict[int | str, Any] = {
     400: OpenApiResponse(description="The request breaks a rule; the message says which."),
@@ -33,17 +33,11 @@ class EventView(APIView):
 
 
 def round_of(event: Event, number: int | str) -> Round:
-    found = Round.objects.filter(event=event, number=int(number)).first()
-    if found is None:
-        raise NotFound(f"{event.name} has no round {number}.")
-    return found
+    return round_in(event=event, number=number)
 
 
 def pairing_of(event: Event, pairing_id: int | str) -> Pairing:
-    found = Pairing.objects.filter(event=event, id=int(pairing_id)).first()
-    if found is None:
-        raise NotFound(f"{event.name} has no game {pairing_id}.")
-    return found
+    return pairing_in(event=event, pairing_id=pairing_id)
 
 
 def entry_of(event: Event, entry_id: int | str) -> Entry:

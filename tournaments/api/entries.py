@@ -7,6 +7,7 @@ from rest_framework import status
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from kaiser_club.actors import Actor
 from kaiser_club.errors import InvalidInput
 
 from .. import services
@@ -98,7 +99,7 @@ class WithdrawView(EventView):
         incoming.is_valid(raise_exception=True)
         forfeited = services.entry_withdraw(
             entry=entry_of(event, entry_id),
-            by=request.user,
+            by=Actor.of(request.user).by,
             reason=incoming.validated_data.get("reason", ""),
         )
         return Response(PairingSerializer(forfeited, many=True).data)

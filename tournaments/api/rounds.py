@@ -2,25 +2,29 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from drf_spectacular.utils import extend_schema
+from rest_framework import serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from kaiser_club.errors import InvalidInput, NotFound
-from kaiser_club.models import Player
+from kaiser_club.actors import Actor
+from kaiser_club.errors import InvalidInput
 
 from .. import services
-from ..models import Entry, Pairing
+from ..models import Event, Pairing, Round
 from ..selectors import bracket_of, pairings_of, rounds_of
+from ..services import actions
 from .base import ERRORS, EventView, pairing_of, round_of
 from .serializers import (
     AdjustSerializer,
     ByePointsSerializer,
     ClockSerializer,
     CorrectSerializer,
-    ForfeitSerializer,
     LateSerializer,
     MinutesSerializer,
+    PairingForfeitSerializer,
     PairingSerializer,
     RollbackSerializer,
     RoundDetailSerializer,
@@ -54,43 +58,118 @@ class RoundDetailView(EventView):
         return Response(RoundDetailSerializer(round_).data)
 
 
-class RoundActionView(EventView):
-    """POST start | start-waiting | pause | resume | add-minutes | swap-teams | swap-tables."""
+def _actor(request: Request) -> Actor:
+    return Actor.of(request.user)
 
-    @extend_schema(request=None, responses={200: RoundSerializer, **ERRORS})
-    def post(self, request: Request, pk: int, number: int, action: str) -> Response:
+
+def _body(serializer_class: type[serializers.Serializer[Any]], request: Request) -> dict[str, Any]:
+    incoming = serializer_class(data=request.data)
+    incoming.is_valid(raise_exception=True)
+    return dict(incoming.validated_data)
+
+
+def _round_answer(event: Event, round_: Round) -> Response:
+    return Response(RoundSerializer(rounds_of(event=event).get(id=round_.id)).data)
+
+
+# A round's actions: POST /api/events/<id>/rounds/<number>/<action>/, one view per operation,
+# each calling the service the round page calls, with the same arguments.
+ROUND_ANSWER: dict[int | str, Any] = {200: RoundSerializer, **ERRORS}
+# The actions that take nothing but their address still say so in the schema.
+NO_BODY: dict[str, Any] = {
+    "application/json": {
+        "type": "object",
+        "properties": {},
+        "description": "Nothing: the address names the round or the game.",
+    }
+}
+
+
+class RoundStartView(EventView):
+    @extend_schema(
+        request=NO_BODY, responses=ROUND_ANSWER, summary="Start every clock of the round at once"
+    )
+    def post(self, request: Request, pk: int, number: int) -> Response:
         event = self.event(request, pk)
         round_ = round_of(event, number)
-        if action == "start":
-            services.round_start(round_=round_, by=request.user)
-        elif action == "start-waiting":
-            services.round_start_waiting(round_=round_)
-        elif action == "pause":
-            services.round_pause(round_=round_)
-        elif action == "resume":
-            services.round_resume(round_=round_)
-        elif action == "add-minutes":
-            minutes = MinutesSerializer(data=request.data)
-            minutes.is_valid(raise_exception=True)
-            services.round_add_minutes(round_=round_, minutes=minutes.validated_data["minutes"])
-        elif action == "swap-teams":
-            teams = SwapTeamsSerializer(data=request.data)
-            teams.is_valid(raise_exception=True)
-            first, second = (
-                Entry.objects.get(event=event, id=teams.validated_data[k])
-                for k in ("first", "second")
-            )
-            services.round_swap_teams(round_=round_, first=first, second=second, by=request.user)
-        elif action == "swap-tables":
-            tables = SwapTablesSerializer(data=request.data)
-            tables.is_valid(raise_exception=True)
-            first_p, second_p = (
-                pairing_of(event, tables.validated_data[k]) for k in ("first", "second")
-            )
-            services.round_swap_tables(round_=round_, first=first_p, second=second_p)
-        else:
-            raise NotFound(f"There is no action {action!r} here.")
-        return Response(RoundSerializer(rounds_of(event=event).get(id=round_.id)).data)
+        actions.round_start(actor=_actor(request), round_=round_)
+        return _round_answer(event, round_)
+
+
+class RoundStartWaitingView(EventView):
+    @extend_schema(
+        request=NO_BODY,
+        responses=ROUND_ANSWER,
+        summary="Start the clocks of the round's games created since it started",
+    )
+    def post(self, request: Request, pk: int, number: int) -> Response:
+        event = self.event(request, pk)
+        round_ = round_of(event, number)
+        actions.round_start_waiting(actor=_actor(request), round_=round_)
+        return _round_answer(event, round_)
+
+
+class RoundPauseView(EventView):
+    @extend_schema(request=NO_BODY, responses=ROUND_ANSWER, summary="Pause every running clock")
+    def post(self, request: Request, pk: int, number: int) -> Response:
+        event = self.event(request, pk)
+        round_ = round_of(event, number)
+        actions.round_pause(actor=_actor(request), round_=round_)
+        return _round_answer(event, round_)
+
+
+class RoundResumeView(EventView):
+    @extend_schema(request=NO_BODY, responses=ROUND_ANSWER, summary="Resume every paused clock")
+    def post(self, request: Request, pk: int, number: int) -> Response:
+        event = self.event(request, pk)
+        round_ = round_of(event, number)
+        actions.round_resume(actor=_actor(request), round_=round_)
+        return _round_answer(event, round_)
+
+
+class RoundAddMinutesView(EventView):
+    @extend_schema(
+        request=MinutesSerializer,
+        responses=ROUND_ANSWER,
+        summary="Add minutes to every running clock of the round",
+    )
+    def post(self, request: Request, pk: int, number: int) -> Response:
+        event = self.event(request, pk)
+        round_ = round_of(event, number)
+        actions.round_add_minutes(
+            actor=_actor(request), round_=round_, **_body(MinutesSerializer, request)
+        )
+        return _round_answer(event, round_)
+
+
+class RoundSwapTablesView(EventView):
+    @extend_schema(
+        request=SwapTablesSerializer,
+        responses=ROUND_ANSWER,
+        summary="Two games of a round not started exchange tables",
+    )
+    def post(self, request: Request, pk: int, number: int) -> Response:
+        event = self.event(request, pk)
+        round_ = round_of(event, number)
+        actions.round_swap_tables(
+            actor=_actor(request), round_=round_, **_body(SwapTablesSerializer, request)
+        )
+        return _round_answer(event, round_)
+
+
+class RoundSwapTeamsView(EventView):
+    @extend_schema(
+        request=SwapTeamsSerializer,
+        responses=ROUND_ANSWER,
+        summary="Two teams of a round not started exchange places",
+    )
+    def post(self, request: Request, pk: int, number: int) -> Response:
+        event = self.event(request, pk)
+        round_ = round_of(event, number)
+        actions.round_swap_teams(
+            actor=_actor(request), round_=round_, **_body(SwapTeamsSerializer, request)
+        )
+        return _round_answer(event, round_)
 
 
 class BracketView(EventView):
@@ -107,54 +186,88 @@ class PairingView(EventView):
         return _pairing_answer(pairing_of(event, pairing_id))
 
 
-class PairingActionView(EventView):
-    """POST forfeit | adjust | late | bye-points | substitute | clock."""
+# A game's actions: POST /api/events/<id>/pairings/<pairing id>/<action>/, one view per
+# operation, each calling the service the game's page calls, with the same arguments.
+PAIRING_ANSWER: dict[int | str, Any] = {200: PairingSerializer, **ERRORS}
 
-    @extend_schema(request=None, responses={200: PairingSerializer, **ERRORS})
-    def post(self, request: Request, pk: int, pairing_id: int, action: str) -> Response:
-        event = self.event(request, pk)
-        pairing = pairing_of(event, pairing_id)
-        if action == "forfeit":
-            forfeit = ForfeitSerializer(data=request.data)
-            forfeit.is_valid(raise_exception=True)
-            services.pairing_forfeit(
-                pairing=pairing,
-                forfeiting=forfeit.validated_data["forfeiting"],
-                by=request.user,
-                reason=forfeit.validated_data.get("reason", ""),
-            )
-        elif action == "adjust":
-            adjust = AdjustSerializer(data=request.data)
-            adjust.is_valid(raise_exception=True)
-            services.pairing_adjust(pairing=pairing, by=request.user, **adjust.validated_data)
-        elif action == "late":
-            late = LateSerializer(data=request.data)
-            late.is_valid(raise_exception=True)
-            services.pairing_mark_late(pairing=pairing, late=late.validated_data["late"])
-        elif action == "bye-points":
-            bye = ByePointsSerializer(data=request.data)
-            bye.is_valid(raise_exception=True)
-            services.pairing_set_bye_points(pairing=pairing, **bye.validated_data)
-        elif action == "substitute":
-            sub = SubstituteSerializer(data=request.data)
-            sub.is_valid(raise_exception=True)
-            data = sub.validated_data
-            substitute = data.get("substitute") or Player.objects.create(
-                name=data["substitute_name"]
-            )
-            services.entry_substitute(
-                pairing=pairing,
-                replaced=data["replaced"],
-                substitute=substitute,
-                by=request.user,
-                reason=data.get("reason", ""),
-            )
-        elif action == "clock":
-            clock = ClockSerializer(data=request.data)
-            clock.is_valid(raise_exception=True)
-            services.pairing_clock(pairing=pairing, **clock.validated_data)
-        else:
-            raise NotFound(f"There is no action {action!r} here.")
+
+class PairingForfeitView(EventView):
+    @extend_schema(
+        request=PairingForfeitSerializer,
+        responses=PAIRING_ANSWER,
+        summary="One team forfeits: the other wins by the event's forfeit score",
+    )
+    def post(self, request: Request, pk: int, pairing_id: int) -> Response:
+        pairing = pairing_of(self.event(request, pk), pairing_id)
+        actions.pairing_forfeit(
+            actor=_actor(request), pairing=pairing, **_body(PairingForfeitSerializer, request)
+        )
+        return _pairing_answer(pairing)
+
+
+class PairingAdjustView(EventView):
+    @extend_schema(
+        request=AdjustSerializer,
+        responses=PAIRING_ANSWER,
+        summary="An adjusted result, with its reason",
+    )
+    def post(self, request: Request, pk: int, pairing_id: int) -> Response:
+        pairing = pairing_of(self.event(request, pk), pairing_id)
+        actions.pairing_adjust(
+            actor=_actor(request), pairing=pairing, **_body(AdjustSerializer, request)
+        )
+        return _pairing_answer(pairing)
+
+
+class PairingLateView(EventView):
+    @extend_schema(
+        request=LateSerializer,
+        responses=PAIRING_ANSWER,
+        summary="Mark the game as played after its round (or with it after all)",
+    )
+    def post(self, request: Request, pk: int, pairing_id: int) -> Response:
+        pairing = pairing_of(self.event(request, pk), pairing_id)
+        actions.pairing_mark_late(
+            actor=_actor(request), pairing=pairing, **_body(LateSerializer, request)
+        )
+        return _pairing_answer(pairing)
+
+
+class PairingByePointsView(EventView):
+    @extend_schema(request=ByePointsSerializer, responses=PAIRING_ANSWER, summary="A bye's points")
+    def post(self, request: Request, pk: int, pairing_id: int) -> Response:
+        pairing = pairing_of(self.event(request, pk), pairing_id)
+        actions.pairing_set_bye_points(
+            actor=_actor(request), pairing=pairing, **_body(ByePointsSerializer, request)
+        )
+        return _pairing_answer(pairing)
+
+
+class PairingSubstituteView(EventView):
+    @extend_schema(
+        request=SubstituteSerializer,
+        responses=PAIRING_ANSWER,
+        summary="A substitute plays this one game in a player's seat",
+    )
+    def post(self, request: Request, pk: int, pairing_id: int) -> Response:
+        pairing = pairing_of(self.event(request, pk), pairing_id)
+        actions.pairing_substitute(
+            actor=_actor(request), pairing=pairing, **_body(SubstituteSerializer, request)
+        )
+        return _pairing_answer(pairing)
+
+
+class PairingClockView(EventView):
+    @extend_schema(
+        request=ClockSerializer,
+        responses=PAIRING_ANSWER,
+        summary="The game's clock: start, pause, resume, or add minutes",
+    )
+    def post(self, request: Request, pk: int, pairing_id: int) -> Response:
+        pairing = pairing_of(self.event(request, pk), pairing_id)
+        actions.pairing_clock(
+            actor=_actor(request), pairing=pairing, **_body(ClockSerializer, request)
+        )
         return _pairing_answer(pairing)
 
 
@@ -175,9 +288,9 @@ class RollbackView(EventView):
         incoming.is_valid(raise_exception=True)
         if not incoming.validated_data["confirm"]:
             raise InvalidInput("Confirm the roll back once you have read what it undoes.")
-        undone = services.pairing_rollback(
+        undone = actions.pairing_rollback(
+            actor=_actor(request),
             pairing=pairing_of(event, pairing_id),
-            by=request.user,
             reason=incoming.validated_data.get("reason", ""),
         )
         return Response({"undone": undone})
@@ -190,11 +303,11 @@ class CorrectHandView(EventView):
         pairing = pairing_of(event, pairing_id)
         incoming = CorrectSerializer(data=request.data)
         incoming.is_valid(raise_exception=True)
-        services.pairing_correct_hand(
+        actions.pairing_correct_hand(
+            actor=_actor(request),
             pairing=pairing,
             number=int(number),
             entry=incoming.to_entry(),
-            by=request.user,
             reason=incoming.validated_data.get("reason", ""),
             rollback=incoming.validated_data["rollback"],
         )

@@ -314,7 +314,7 @@ class SwapTablesSerializer(serializers.Serializer[dict[str, Any]]):
     second = serializers.IntegerField(help_text="A pairing id.")
 
 
-class ForfeitSerializer(serializers.Serializer[dict[str, Any]]):
+class PairingForfeitSerializer(serializers.Serializer[dict[str, Any]]):
     forfeiting = serializers.ChoiceField(choices=SlotSide.choices)
     reason = serializers.CharField(max_length=300, required=False, allow_blank=True)
 
@@ -337,15 +337,19 @@ class LateSerializer(serializers.Serializer[dict[str, Any]]):
 
 
 class SubstituteSerializer(serializers.Serializer[dict[str, Any]]):
-    replaced = serializers.PrimaryKeyRelatedField(queryset=Player.objects.all())
-    substitute = serializers.PrimaryKeyRelatedField(queryset=Player.objects.all(), required=False)
-    substitute_name = serializers.CharField(max_length=120, required=False)
+    replaced = serializers.IntegerField(help_text="The id of the player who sits out this game.")
+    substitute = serializers.IntegerField(
+        required=False,
+        allow_null=True,
+        help_text="The id of a player the event's club knows (a member or a known visitor).",
+    )
+    substitute_name = serializers.CharField(
+        max_length=120,
+        required=False,
+        allow_blank=True,
+        help_text="Or a name: the club's known player of that name, else a new visitor.",
+    )
     reason = serializers.CharField(max_length=300, required=False, allow_blank=True)
-
-    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
-        if not attrs.get("substitute") and not attrs.get("substitute_name"):
-            raise serializers.ValidationError("Give the substitute: a player id or a new name.")
-        return attrs
 
 
 class ClockSerializer(serializers.Serializer[dict[str, Any]]):

@@ -2,6 +2,7 @@
 
 from django.urls import path
 from rest_framework.routers import SimpleRouter
+from rest_framework.views import APIView
 
 from . import entries, events, rounds, tables, transfer
 
@@ -10,6 +11,24 @@ router.register("events", events.EventViewSet, basename="event")
 router.register("seasons", events.SeasonViewSet, basename="season")
 
 E = "events/<int:pk>/"
+# One view per operation, at the addresses the API has always had.
+ROUND_ACTIONS: dict[str, type[APIView]] = {
+    "start": rounds.RoundStartView,
+    "start-waiting": rounds.RoundStartWaitingView,
+    "pause": rounds.RoundPauseView,
+    "resume": rounds.RoundResumeView,
+    "add-minutes": rounds.RoundAddMinutesView,
+    "swap-tables": rounds.RoundSwapTablesView,
+    "swap-teams": rounds.RoundSwapTeamsView,
+}
+PAIRING_ACTIONS: dict[str, type[APIView]] = {
+    "forfeit": rounds.PairingForfeitView,
+    "adjust": rounds.PairingAdjustView,
+    "late": rounds.PairingLateView,
+    "bye-points": rounds.PairingByePointsView,
+    "substitute": rounds.PairingSubstituteView,
+    "clock": rounds.PairingClockView,
+}
 urlpatterns = [
     path("events/import/", transfer.ImportView.as_view(), name="event-import"),
     path(f"{E}export/", transfer.ExportView.as_view(), name="event-export"),
@@ -32,11 +51,10 @@ urlpatterns = [
     ),
     path(f"{E}rounds/", rounds.RoundListView.as_view(), name="event-rounds"),
     path(f"{E}rounds/<int:number>/", rounds.RoundDetailView.as_view(), name="event-round"),
-    path(
-        f"{E}rounds/<int:number>/<slug:action>/",
-        rounds.RoundActionView.as_view(),
-        name="event-round-action",
-    ),
+    *[
+        path(f"{E}rounds/<int:number>/{action}/", view.as_view(), name=f"event-round-{action}")
+        for action, view in ROUND_ACTIONS.items()
+    ],
     path(f"{E}bracket/", rounds.BracketView.as_view(), name="event-bracket"),
     path(f"{E}pairings/<int:pairing_id>/", rounds.PairingView.as_view(), name="event-pairing"),
     path(
@@ -49,11 +67,14 @@ urlpatterns = [
         rounds.CorrectHandView.as_view(),
         name="event-pairing-correct",
     ),
-    path(
-        f"{E}pairings/<int:pairing_id>/<slug:action>/",
-        rounds.PairingActionView.as_view(),
-        name="event-pairing-action",
-    ),
+    *[
+        path(
+            f"{E}pairings/<int:pairing_id>/{action}/",
+            view.as_view(),
+            name=f"event-pairing-{action}",
+        )
+        for action, view in PAIRING_ACTIONS.items()
+    ],
     path(f"{E}tables/", tables.TableListView.as_view(), name="event-tables"),
     path(f"{E}tables/<int:table_id>/qr.svg", tables.TableQrView.as_view(), name="event-table-qr"),
     path(

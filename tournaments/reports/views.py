@@ -24,6 +24,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from kaiser_club.answers import show_error
 from kaiser_club.errors import KaiserError, NotAllowed, NotFound
 from scoring.models import Game
 
@@ -130,7 +131,7 @@ def _ask(request: HttpRequest, event: Event) -> None:
             language=translation.get_language() or "",
         )
     except KaiserError as exc:
-        messages.error(request, exc.message)
+        show_error(request, exc)
         return
     messages.success(
         request,
@@ -155,7 +156,7 @@ def rerun(request: HttpRequest, event: Event, job_id: int) -> HttpResponse:
     except NotFound as exc:
         raise Http404(exc.message) from None
     except KaiserError as exc:
-        messages.error(request, exc.message)
+        show_error(request, exc)
     if request.headers.get("HX-Request"):
         return render(request, "reports/_jobs.html", _jobs_context(event))
     return redirect("reports:page", event_id=event.id)

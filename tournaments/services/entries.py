@@ -3,8 +3,7 @@ imported from CSV; check-in; late entry; withdrawal; a substitute for one game."
 
 from __future__ import annotations
 
-from typing import Any
-
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
@@ -16,11 +15,18 @@ from scoring import services as scoring
 from scoring.choices import GameStatus
 from scoring.models import Team
 from scoring.rules import Seat
-from scoring.scope import require_known_players
+from scoring.scope import (
+    not_known,
+    players_of_other_clubs,
+    players_open_to,
+    require_known_players,
+)
 
 from ..choices import EntryStatus, Format, ResultKind, SlotSide
 from ..models import Entry, Event, Pairing, Round, Substitution
 from .results import lock_event, pairing_forfeit
+
+NAME_MAX = Player._meta.get_field("name").max_length or 120
 
 # Formats whose whole draw is fixed by the first round: no one joins once it has started.
 FIXED_DRAW = {
@@ -193,7 +199,7 @@ def entry_check_in_all(*, event: Event) -> int:
 
 
 @transaction.atomic
-def entry_withdraw(*, entry: Entry, by: Any = None, reason: str = "") -> list[Pairing]:
+def entry_withdraw(*, entry: Entry, by: User | None = None, reason: str = "") -> list[Pairing]:
     """The entry is no longer paired; its played games stand. Each game it has not finished
     is forfeited (a bracket's later games too, as the team reaches them). Returns the
     pairings forfeited now."""
@@ -226,29 +232,45 @@ SEATS = {Seat.NORTH: "north", Seat.EAST: "east", Seat.SOUTH: "south", Seat.WEST:
 def entry_substitute(
     *,
     pairing: Pairing,
-    replaced: Player,
-    substitute: Player,
-    by: Any = None,
+    replaced_id: int,
+    substitute_id: int | None = None,
+    substitute_name: str = "",
+    by: User | None = None,
     reason: str = "",
 ) -> Substitution:
-    """``substitute`` plays this one game in ``replaced``'s seat; the team stays the same,
-    and its results count for the team as entered."""
+    """A substitute plays this one game in the seat of the player ``replaced_id``; the team
+    stays the same, and its results count for the team as entered.
+
+    The substitute is a player the event's club knows (``substitute_id``), or a typed name
+    (``substitute_name``): the club's known player of that name, else a new visitor record of
+    the club. Nothing is written, no player record made, until every check has passed."""
+    event = lock_event(pairing.event_id)
+    club = Club.objects.get(id=event.club_id)
     row = Pairing.objects.select_related("game", "home", "away").get(id=pairing.id)
     game = row.game
     if game is None:
         raise InvalidInput("This pairing has no game yet; substitute once it exists.")
     if game.status == GameStatus.FINISHED:
         raise InvalidInput("This game is over; its players can no longer change.")
-    seat = next(
-        (s for s, name in SEATS.items() if getattr(game, f"{name}_id") == replaced.id), None
-    )
+    seats = {getattr(game, f"{field}_id"): seat for seat, field in SEATS.items()}
+    seat = seats.get(replaced_id)
     if seat is None:
-        raise InvalidInput(f"{replaced} does not sit at this game.")
+        message = f"Player {replaced_id} does not sit at this game."
+        raise InvalidInput(message, field_errors={"replaced": [message]})
+    replaced = getattr(game, SEATS[seat])
     entry = row.home if seat.team.value == "ns" else row.away
     if entry is None:  # a progressive game: the replaced player's own entry
         entry = Entry.objects.filter(event_id=row.event_id, player=replaced).first()
     if entry is None:
         raise InvalidInput(f"{replaced} is not entered in this event.")
+    substitute, name = _substitute(club=club, player_id=substitute_id, name=substitute_name)
+    if substitute is not None and substitute.id in seats:
+        message = f"{substitute} already plays in this game."
+        raise InvalidInput(message, field_errors={"substitute": [message]})
+    if substitute is None:
+        substitute = Player.objects.create(name=name, host_club=club)
+    else:
+        require_known_players(club=club, players=[substitute], field="substitute")
     scoring.game_seat_player(game_id=game.id, seat=seat, player=substitute)
     return Substitution.objects.create(
         game=game,
@@ -257,27 +279,60 @@ def entry_substitute(
         replaced=replaced,
         substitute=substitute,
         reason=reason,
-        by=by if getattr(by, "is_authenticated", False) else None,
+        by=by,
     )
 
 
-def player_by_name(*, club: Club, name: str) -> Player:
-    """The player a typed name means: a member of the club by that name, else the one player of
-    that name, else a new player. Two members of the same name are refused."""
+def _substitute(*, club: Club, player_id: int | None, name: str) -> tuple[Player | None, str]:
+    """The substitute the request names, found without writing anything: the player, or None
+    and the name of the visitor record to make."""
+    if player_id is not None and name.strip():
+        message = "Give the substitute by id or by name, not both."
+        raise InvalidInput(message, field_errors={"substitute": [message]})
+    if player_id is None:
+        if not name.strip():
+            message = "Give the substitute: a player's id, or a name."
+            raise InvalidInput(message, field_errors={"substitute": [message]})
+        return known_player_named(club=club, name=name), typed_name(name)
+    found = Player.objects.filter(id=player_id).first()
+    if found is None or players_of_other_clubs(club=club, players=[found]):
+        raise not_known(club=club, player_id=player_id, field="substitute")
+    return found, found.name
+
+
+def typed_name(name: str) -> str:
     name = clean_text(name)
     if not name:
         raise InvalidInput("Type the player's name.")
-    same = list(Player.objects.filter(name__iexact=name).order_by("id")[:20])
+    if len(name) > NAME_MAX:
+        raise InvalidInput(f"A name has at most {NAME_MAX} characters; this one has {len(name)}.")
+    return name
+
+
+def known_player_named(*, club: Club, name: str) -> Player | None:
+    """The player a typed name means, among the players the club knows (its members first,
+    then its visitors and the players of its teams) and records of no club yet, or None. A
+    name that means two of them is refused. Another club's players are never looked at."""
+    name = typed_name(name)
+    same = list(players_open_to(club_id=club.id).filter(name__iexact=name).order_by("id")[:20])
     members = set(club.memberships.filter(player__in=same).values_list("player_id", flat=True))
     local = [p for p in same if p.id in members]
     if len(local) > 1 or (not local and len(same) > 1):
         raise InvalidInput(
-            f"More than one player is called {name}; register this entry through the API "
-            "with the players' ids."
+            f"More than one player of {club.name} is called {name}; name the player by id "
+            "(the API takes players' ids)."
         )
-    if local or same:
-        return (local or same)[0]
-    return Player.objects.create(name=name)
+    found = local or same
+    return found[0] if found else None
+
+
+def player_by_name(*, club: Club, name: str) -> Player:
+    """The player a typed name means for the club (``known_player_named``), else a new
+    record: a visitor of the club."""
+    found = known_player_named(club=club, name=name)
+    if found is not None:
+        return found
+    return Player.objects.create(name=typed_name(name), host_club=club)
 
 
 @transaction.atomic

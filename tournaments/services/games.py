@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from django.contrib.auth.models import User
 from django.db import transaction
 
 from kaiser_club.errors import Conflict, InvalidInput
@@ -23,7 +24,7 @@ def event_rules(event: Event) -> RuleSet:
 
 
 def game_for(
-    *, event: Event, pairing: Pairing, rules: RuleSet | None = None, by: Any = None
+    *, event: Event, pairing: Pairing, rules: RuleSet | None = None, by: User | None = None
 ) -> Game:
     """Starts the scoring game of a pairing whose two teams are known; the clock waits for the
     round to start."""
@@ -47,7 +48,7 @@ def pairing_game_open(
     pairing: Pairing,
     table: Table | None = None,
     rules: RuleSet | None = None,
-    by: Any = None,
+    by: User | None = None,
 ) -> Game:
     """The one game of a stored pairing (at ``table``, when given): started now, or, when
     another writer gave the pairing its game first, that game.
@@ -77,7 +78,11 @@ def pairing_game_open(
 
 
 def games_for(
-    *, event: Event, pairings: Sequence[Pairing], rules: RuleSet | None = None, by: Any = None
+    *,
+    event: Event,
+    pairings: Sequence[Pairing],
+    rules: RuleSet | None = None,
+    by: User | None = None,
 ) -> None:
     """Starts the games of many pairings at once (one insert) and sets each ``pairing.game``;
     the pairings themselves are left for the caller to write."""

@@ -13,6 +13,7 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.db.models import Avg, F, Q
 from django.db.models.functions import Greatest, Least
@@ -71,7 +72,7 @@ def outcome_of_row(row: Pairing) -> Outcome:
 
 
 @transaction.atomic
-def game_result_sync(*, game_id: int, by: Any = None) -> Pairing | None:
+def game_result_sync(*, game_id: int, by: User | None = None) -> Pairing | None:
     """Brings the pairing of a game in line with the game: its result, the bracket after it,
     the round's byes and status. Idempotent: called after every change to a game.
 
@@ -98,7 +99,7 @@ def apply_result(
     row: Pairing,
     outcome: Outcome,
     reason: str = "",
-    by: Any = None,
+    by: User | None = None,
     rollback: bool = False,
     points_by_hand: bool = False,
 ) -> Pairing:
@@ -138,7 +139,7 @@ def undo_later(
     event: Event,
     loaded: LoadedBracket,
     row: Pairing,
-    by: Any,
+    by: User | None,
     reason: str = "",
     allowed: bool = False,
 ) -> list[dict[str, Any]]:
@@ -218,7 +219,9 @@ def rollback_preview(*, pairing: Pairing) -> list[dict[str, Any]]:
 
 
 @transaction.atomic
-def pairing_rollback(*, pairing: Pairing, by: Any = None, reason: str = "") -> list[dict[str, Any]]:
+def pairing_rollback(
+    *, pairing: Pairing, by: User | None = None, reason: str = ""
+) -> list[dict[str, Any]]:
     """Rolls back every later game fed by ``pairing``: their games leave the event (kept in
     the scoring history; untouched ones are deleted), their slots empty, and the pairing's
     current result is carried forward again into fresh games."""
@@ -270,7 +273,7 @@ def pairing_correct_hand(
     pairing: Pairing,
     number: int,
     entry: HandEntry,
-    by: Any = None,
+    by: User | None = None,
     reason: str = "",
     rollback: bool = False,
 ) -> Pairing:
@@ -303,7 +306,7 @@ def _both_known(row: Pairing) -> None:
 
 @transaction.atomic
 def pairing_forfeit(
-    *, pairing: Pairing, forfeiting: str, by: Any = None, reason: str = ""
+    *, pairing: Pairing, forfeiting: str, by: User | None = None, reason: str = ""
 ) -> Pairing:
     """``forfeiting`` ("home" or "away") forfeits: the other team wins by the event's forfeit
     score (52–0 unless the organiser set another)."""
@@ -339,7 +342,7 @@ def decide_without_game(
     row: Pairing,
     forfeiting: Sequence[Entry],
     loaded: LoadedBracket | None,
-    by: Any,
+    by: User | None,
 ) -> None:
     """A game one of whose teams has withdrawn: the other wins by forfeit, without a game.
     (Both withdrawn: the home team is carried on, to forfeit its next game too.)"""
@@ -359,7 +362,7 @@ def pairing_adjust(
     home_points: int,
     away_points: int,
     reason: str,
-    by: Any = None,
+    by: User | None = None,
     rollback: bool = False,
 ) -> Pairing:
     """An adjusted result, with its reason: it stands over the game's own result."""

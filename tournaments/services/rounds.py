@@ -3,8 +3,7 @@ the whole round, and swap teams or tables before the start."""
 
 from __future__ import annotations
 
-from typing import Any
-
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
@@ -39,7 +38,7 @@ def _clocked_games(round_: Round) -> list[Game]:
 
 
 @transaction.atomic
-def round_start(*, round_: Round, by: Any = None) -> Round:
+def round_start(*, round_: Round, by: User | None = None) -> Round:
     """Starts the clock of every game of the round at the same instant (games marked as played
     late wait for their own start)."""
     round_ = _round(round_)
@@ -105,10 +104,15 @@ def round_resume(*, round_: Round) -> int:
     return len(games)
 
 
+def _check_minutes(minutes: int) -> None:
+    if not -60 <= minutes <= 120 or minutes == 0:
+        message = "Add between 1 and 120 minutes (or take back up to 60)."
+        raise InvalidInput(message, field_errors={"minutes": [message]})
+
+
 @transaction.atomic
 def round_add_minutes(*, round_: Round, minutes: int) -> int:
-    if not -60 <= minutes <= 120 or minutes == 0:
-        raise InvalidInput("Add between 1 and 120 minutes (or take back up to 60).")
+    _check_minutes(minutes)
     games = _clocked_games(_round(round_))
     for game in games:
         scoring.clock_add_minutes(game_id=game.id, minutes=minutes)
@@ -133,8 +137,7 @@ def pairing_clock(*, pairing: Pairing, action: str, minutes: int = 0) -> Game:
     if action == "resume":
         return scoring.clock_resume(game_id=game.id)
     if action == "add":
-        if not minutes:
-            raise InvalidInput("Say how many minutes to add.")
+        _check_minutes(minutes)
         return scoring.clock_add_minutes(game_id=game.id, minutes=minutes)
     raise InvalidInput(f"Unknown clock action {action!r}: start, pause, resume or add.")
 
@@ -161,7 +164,7 @@ def round_swap_tables(*, round_: Round, first: Pairing, second: Pairing) -> None
 
 
 @transaction.atomic
-def round_swap_teams(*, round_: Round, first: Entry, second: Entry, by: Any = None) -> None:
+def round_swap_teams(*, round_: Round, first: Entry, second: Entry, by: User | None = None) -> None:
     """Two teams of a round that has not started exchange places (their games are created
     again; two teams of one game exchange seats)."""
     round_ = _round(round_)

@@ -20,6 +20,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
 from kaiser_club.actors import Actor
+from kaiser_club.answers import error_json
 from kaiser_club.errors import Conflict, KaiserError, NotAllowed
 from kaiser_club.roles import Role
 from kaiser_club.selectors import club_ids_with_role
@@ -278,9 +279,7 @@ def table_endpoint(view: Callable[..., dict[str, Any]]) -> View:
             data = read.body(request)
             answer = view(request, table, access, data)
         except KaiserError as exc:
-            message = _reader_text(exc)
-            payload = {"detail": message, "code": exc.code, **exc.field_errors, **exc.extra}
-            return JsonResponse(payload, status=exc.status)
+            return JsonResponse(error_json(exc, message=_reader_text(exc)), status=exc.status)
         return JsonResponse(answer)
 
     return wrapped

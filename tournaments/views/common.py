@@ -6,12 +6,14 @@ from collections.abc import Callable
 from functools import wraps
 from typing import Any
 
+from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect
 
+from kaiser_club.answers import show_error
 from kaiser_club.errors import KaiserError, NotAllowed, NotFound
 
 from ..models import Event
@@ -32,11 +34,12 @@ def event_page(action: EventAction = EventAction.READ) -> Callable[[View], View]
             needed = EventAction.MANAGE if request.method == "POST" else action
             try:
                 event = event_for(user=request.user, event_id=event_id, action=needed)
+                # A round or game the address names that the event lacks: a 404 as well.
+                return view(request, event, *args, **kw)
             except NotFound as exc:
                 raise Http404(exc.message) from None
             except NotAllowed as exc:
                 raise PermissionDenied(exc.message) from None
-            return view(request, event, *args, **kw)
 
         return inner
 
@@ -48,11 +51,41 @@ def attempt(request: HttpRequest, call: Callable[[], Any], done: str = "") -> An
     try:
         result = call()
     except KaiserError as exc:
-        messages.error(request, exc.message)
+        show_error(request, exc)
         return None
     if done:
         messages.success(request, done)
     return result if result is not None else True
+
+
+def act(
+    request: HttpRequest,
+    call: Callable[[dict[str, Any]], Any],
+    *,
+    done: str | Callable[[Any], str],
+    back_to: HttpResponse,
+    form: forms.BaseForm | None = None,
+    again: Callable[[int], HttpResponse] | None = None,
+) -> HttpResponse:
+    """One action from a page, with its one service call.
+
+    With a form: an invalid form is shown again (``again``, status 400) with its errors, never a
+    silent redirect; a valid one's data goes to ``call``, and a refusal stands under the form's
+    fields (or above the form), shown again with the refusal's status. Without a form: a
+    refusal is a message on the page ``back_to`` goes to. Done: a message, and ``back_to``."""
+    data: dict[str, Any] = {}
+    if form is not None:
+        assert again is not None, "a form's page is shown again when the form is refused"
+        if not form.is_valid():
+            return again(400)
+        data = form.cleaned_data
+    try:
+        result = call(data)
+    except KaiserError as exc:
+        show_error(request, exc, form=form)
+        return again(exc.status) if form is not None and again is not None else back_to
+    messages.success(request, done(result) if callable(done) else done)
+    return back_to
 
 
 def back(event: Event, name: str = "tournaments:event", **kw: Any) -> HttpResponse:

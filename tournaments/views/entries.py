@@ -11,6 +11,8 @@ from django.shortcuts import render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from kaiser_club.actors import Actor
+
 from .. import services
 from ..forms import CsvForm, PlayerEntryForm, TeamEntryForm
 from ..models import Entry, Event
@@ -113,7 +115,7 @@ def entry_action(request: HttpRequest, event: Event, entry_id: int, action: str)
         forfeited = attempt(
             request,
             lambda: services.entry_withdraw(
-                entry=entry, by=request.user, reason=request.POST.get("reason", "")
+                entry=entry, by=Actor.of(request.user).by, reason=request.POST.get("reason", "")
             ),
         )
         if isinstance(forfeited, list):

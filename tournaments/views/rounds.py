@@ -1,11 +1,20 @@
 """A round's page (its tables and games, the tables still playing) and its actions; a game's
-page (result, forfeit, adjustment, substitute, clock, roll back)."""
+page (result, forfeit, adjustment, substitute, clock, roll back) and its actions.
+
+Each action calls the service the API calls (``services.actions``), with the same arguments:
+what the form says, under the same names as the API's body."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
+from django import forms
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_POST
+
+from kaiser_club.actors import Actor
 
 from .. import services
 from ..forms import (
@@ -17,54 +26,44 @@ from ..forms import (
     SubstituteForm,
     SwapForm,
 )
-from ..models import Entry, Event, Pairing, Round
+from ..models import Event, Pairing, Round
 from ..permissions import EventAction, may_on_event
-from ..selectors import PAIRING_RELATED, pairings_of, still_playing
-from ..services.entries import player_by_name
-from .common import attempt, back, event_page
+from ..selectors import pairing_in, pairings_of, round_in, still_playing
+from ..services import actions
+from .common import act, back, event_page
+
+# --- a round ----------------------------------------------------------------------------------
 
 
-def _round(event: Event, number: int) -> Round:
-    found = Round.objects.filter(event=event, number=number).first()
-    if found is None:
-        raise Http404("No such round.")
-    return found
-
-
-def _pairing(event: Event, pairing_id: int) -> Pairing:
-    found = (
-        Pairing.objects.filter(event=event, id=pairing_id)
-        .select_related(*PAIRING_RELATED, "round", "game__north", "game__east")
-        .select_related("game__south", "game__west")
-        .first()
-    )
-    if found is None:
-        raise Http404("No such game in this event.")
-    return found
+def _round_page(
+    request: HttpRequest, event: Event, round_: Round, *, status: int = 200, **bound: Any
+) -> HttpResponse:
+    """The round's page; ``bound`` holds a form shown again with its errors."""
+    pairings = list(pairings_of(round_=round_))
+    playing = [p for p in pairings if p.result == "pending" and not p.cancelled and p.game_id]
+    context = {
+        "event": event,
+        "round": round_,
+        "pairings": pairings,
+        "playing": playing,
+        "manage": may_on_event(user=request.user, action=EventAction.MANAGE, event=event),
+        "minutes_form": MinutesForm(initial={"minutes": 5}),
+        "swap_tables_form": SwapForm(),
+        "swap_teams_form": SwapForm(),
+        **bound,
+    }
+    return render(request, "tournaments/round_detail.html", context, status=status)
 
 
 @event_page()
 def round_detail(request: HttpRequest, event: Event, number: int) -> HttpResponse:
-    round_ = _round(event, number)
-    pairings = list(pairings_of(round_=round_))
-    playing = [p for p in pairings if p.result == "pending" and not p.cancelled and p.game_id]
-    return render(
-        request,
-        "tournaments/round_detail.html",
-        {
-            "event": event,
-            "round": round_,
-            "pairings": pairings,
-            "playing": playing,
-            "manage": may_on_event(user=request.user, action=EventAction.MANAGE, event=event),
-        },
-    )
+    return _round_page(request, event, round_in(event=event, number=number))
 
 
 @event_page()
 def round_playing(request: HttpRequest, event: Event, number: int) -> HttpResponse:
     """The tables still playing (polled by the round page)."""
-    round_ = _round(event, number)
+    round_ = round_in(event=event, number=number)
     return render(
         request,
         "tournaments/_still_playing.html",
@@ -72,87 +71,287 @@ def round_playing(request: HttpRequest, event: Event, number: int) -> HttpRespon
     )
 
 
+RoundAction = Callable[[HttpRequest, Event, Round], HttpResponse]
+
+
+def _round_act(
+    request: HttpRequest,
+    event: Event,
+    round_: Round,
+    call: Callable[..., Any],
+    done: str | Callable[[Any], str],
+    *,
+    form: forms.BaseForm | None = None,
+    form_name: str = "",
+) -> HttpResponse:
+    """``call`` is the round's service; it gets the actor, the round and the form's data."""
+    actor = Actor.of(request.user)
+    return act(
+        request,
+        lambda data: call(actor=actor, round_=round_, **data),
+        done=done,
+        back_to=back(event, "tournaments:round", number=round_.number),
+        form=form,
+        again=lambda status: _round_page(
+            request, event, round_, status=status, **{form_name: form}
+        ),
+    )
+
+
+def _start(request: HttpRequest, event: Event, round_: Round) -> HttpResponse:
+    return _round_act(request, event, round_, actions.round_start, f"{round_} started.")
+
+
+def _start_waiting(request: HttpRequest, event: Event, round_: Round) -> HttpResponse:
+    return _round_act(request, event, round_, actions.round_start_waiting, "Clocks started.")
+
+
+def _pause(request: HttpRequest, event: Event, round_: Round) -> HttpResponse:
+    return _round_act(request, event, round_, actions.round_pause, "Clocks paused.")
+
+
+def _resume(request: HttpRequest, event: Event, round_: Round) -> HttpResponse:
+    return _round_act(request, event, round_, actions.round_resume, "Clocks resumed.")
+
+
+def _add_minutes(request: HttpRequest, event: Event, round_: Round) -> HttpResponse:
+    form = MinutesForm(request.POST)
+    return _round_act(
+        request,
+        event,
+        round_,
+        actions.round_add_minutes,
+        lambda _: f"{form.cleaned_data['minutes']} minutes added to every running clock.",
+        form=form,
+        form_name="minutes_form",
+    )
+
+
+def _swap_tables(request: HttpRequest, event: Event, round_: Round) -> HttpResponse:
+    form = SwapForm(request.POST)
+    return _round_act(
+        request,
+        event,
+        round_,
+        actions.round_swap_tables,
+        "Tables swapped.",
+        form=form,
+        form_name="swap_tables_form",
+    )
+
+
+def _swap_teams(request: HttpRequest, event: Event, round_: Round) -> HttpResponse:
+    form = SwapForm(request.POST)
+    return _round_act(
+        request,
+        event,
+        round_,
+        actions.round_swap_teams,
+        "Teams swapped.",
+        form=form,
+        form_name="swap_teams_form",
+    )
+
+
+# The addresses are those of the API: /events/<id>/rounds/<number>/<action>/.
+ROUND_ACTIONS: dict[str, RoundAction] = {
+    "start": _start,
+    "start-waiting": _start_waiting,
+    "pause": _pause,
+    "resume": _resume,
+    "add-minutes": _add_minutes,
+    "swap-tables": _swap_tables,
+    "swap-teams": _swap_teams,
+}
+
+
 @require_POST
 @event_page()
 def round_action(request: HttpRequest, event: Event, number: int, action: str) -> HttpResponse:
-    round_ = _round(event, number)
-    if action == "start":
-        attempt(request, lambda: services.round_start(round_=round_), f"{round_} started.")
-    elif action == "start-waiting":
-        attempt(request, lambda: services.round_start_waiting(round_=round_), "Clocks started.")
-    elif action == "pause":
-        attempt(request, lambda: services.round_pause(round_=round_), "Clocks paused.")
-    elif action == "resume":
-        attempt(request, lambda: services.round_resume(round_=round_), "Clocks resumed.")
-    elif action == "add-minutes":
-        form = MinutesForm(request.POST)
-        if form.is_valid():
-            minutes = form.cleaned_data["minutes"]
-            attempt(
-                request,
-                lambda: services.round_add_minutes(round_=round_, minutes=minutes),
-                f"{minutes} minutes added to every running clock.",
-            )
-    elif action in ("swap-teams", "swap-tables"):
-        swap = SwapForm(request.POST)
-        if swap.is_valid():
-            first, second = swap.cleaned_data["first"], swap.cleaned_data["second"]
-            if action == "swap-teams":
-                a = Entry.objects.filter(event=event, id=first).first()
-                b = Entry.objects.filter(event=event, id=second).first()
-                if a and b:
-                    attempt(
-                        request,
-                        lambda: services.round_swap_teams(
-                            round_=round_, first=a, second=b, by=request.user
-                        ),
-                        "Teams swapped.",
-                    )
-            else:
-                attempt(
-                    request,
-                    lambda: services.round_swap_tables(
-                        round_=round_, first=_pairing(event, first), second=_pairing(event, second)
-                    ),
-                    "Tables swapped.",
-                )
-    else:
+    act_on = ROUND_ACTIONS.get(action)
+    if act_on is None:
         raise Http404("No such action.")
-    return back(event, "tournaments:round", number=number)
+    return act_on(request, event, round_in(event=event, number=number))
+
+
+# --- one game ---------------------------------------------------------------------------------
+
+
+def _seated(pairing: Pairing) -> list[Any]:
+    game = pairing.game
+    return [game.north, game.east, game.south, game.west] if game else []
+
+
+def _pairing_page(
+    request: HttpRequest, event: Event, pairing: Pairing, *, status: int = 200, **bound: Any
+) -> HttpResponse:
+    """The game's page; ``bound`` holds a form shown again with its errors."""
+    context = {
+        "event": event,
+        "pairing": pairing,
+        "manage": may_on_event(user=request.user, action=EventAction.MANAGE, event=event),
+        "forfeit_form": ForfeitForm(),
+        "adjust_form": AdjustForm(
+            initial={"home_points": pairing.home_points, "away_points": pairing.away_points}
+        ),
+        "bye_form": ByePointsForm(
+            initial={"points_for": pairing.home_points, "points_against": pairing.away_points}
+        ),
+        "substitute_form": SubstituteForm(seated=_seated(pairing)),
+        "clock_form": MinutesForm(initial={"minutes": 5}),
+        "rollback_form": RollbackForm(),
+        "undone": services.rollback_preview(pairing=pairing)
+        if pairing.match_number and "rollback" in request.GET
+        else None,
+        **bound,
+    }
+    return render(request, "tournaments/pairing_detail.html", context, status=status)
 
 
 @event_page()
 def pairing_detail(request: HttpRequest, event: Event, pairing_id: int) -> HttpResponse:
-    pairing = _pairing(event, pairing_id)
-    game = pairing.game
-    seated = [game.north, game.east, game.south, game.west] if game else []
-    return render(
+    return _pairing_page(request, event, pairing_in(event=event, pairing_id=pairing_id))
+
+
+PairingAction = Callable[[HttpRequest, Event, Pairing], HttpResponse]
+
+
+def _pairing_act(
+    request: HttpRequest,
+    event: Event,
+    pairing: Pairing,
+    call: Callable[..., Any],
+    done: str,
+    *,
+    form: forms.BaseForm | None = None,
+    form_name: str = "",
+    **fixed: Any,
+) -> HttpResponse:
+    """``call`` is the game's service; it gets the actor, the pairing, the form's data and
+    ``fixed`` (what the address itself says: late or not, which clock action)."""
+    actor = Actor.of(request.user)
+    return act(
         request,
-        "tournaments/pairing_detail.html",
-        {
-            "event": event,
-            "pairing": pairing,
-            "manage": may_on_event(user=request.user, action=EventAction.MANAGE, event=event),
-            "forfeit_form": ForfeitForm(),
-            "adjust_form": AdjustForm(
-                initial={
-                    "home_points": pairing.home_points,
-                    "away_points": pairing.away_points,
-                }
-            ),
-            "bye_form": ByePointsForm(
-                initial={
-                    "points_for": pairing.home_points,
-                    "points_against": pairing.away_points,
-                }
-            ),
-            "substitute_form": SubstituteForm(seated=seated),
-            "rollback_form": RollbackForm(),
-            "undone": services.rollback_preview(pairing=pairing)
-            if pairing.match_number and "rollback" in request.GET
-            else None,
-        },
+        lambda data: call(actor=actor, pairing=pairing, **fixed, **data),
+        done=done,
+        back_to=back(event, "tournaments:pairing", pairing_id=pairing.id),
+        form=form,
+        again=lambda status: _pairing_page(
+            request, event, pairing, status=status, **{form_name: form}
+        ),
     )
+
+
+def _forfeit(request: HttpRequest, event: Event, pairing: Pairing) -> HttpResponse:
+    form = ForfeitForm(request.POST)
+    return _pairing_act(
+        request,
+        event,
+        pairing,
+        actions.pairing_forfeit,
+        "Forfeit recorded.",
+        form=form,
+        form_name="forfeit_form",
+    )
+
+
+def _adjust(request: HttpRequest, event: Event, pairing: Pairing) -> HttpResponse:
+    form = AdjustForm(request.POST)
+    return _pairing_act(
+        request,
+        event,
+        pairing,
+        actions.pairing_adjust,
+        "Adjusted result recorded.",
+        form=form,
+        form_name="adjust_form",
+    )
+
+
+def _late(late: bool) -> PairingAction:
+    def view(request: HttpRequest, event: Event, pairing: Pairing) -> HttpResponse:
+        return _pairing_act(request, event, pairing, actions.pairing_mark_late, "Saved.", late=late)
+
+    return view
+
+
+def _bye_points(request: HttpRequest, event: Event, pairing: Pairing) -> HttpResponse:
+    form = ByePointsForm(request.POST)
+    return _pairing_act(
+        request,
+        event,
+        pairing,
+        actions.pairing_set_bye_points,
+        "Bye points saved.",
+        form=form,
+        form_name="bye_form",
+    )
+
+
+def _substitute(request: HttpRequest, event: Event, pairing: Pairing) -> HttpResponse:
+    form = SubstituteForm(request.POST, seated=_seated(pairing))
+    return _pairing_act(
+        request,
+        event,
+        pairing,
+        actions.pairing_substitute,
+        "Substitute seated for this game.",
+        form=form,
+        form_name="substitute_form",
+    )
+
+
+def _clock(action: str) -> PairingAction:
+    def view(request: HttpRequest, event: Event, pairing: Pairing) -> HttpResponse:
+        return _pairing_act(
+            request, event, pairing, actions.pairing_clock, "Clock updated.", action=action
+        )
+
+    return view
+
+
+def _clock_add(request: HttpRequest, event: Event, pairing: Pairing) -> HttpResponse:
+    form = MinutesForm(request.POST)
+    return _pairing_act(
+        request,
+        event,
+        pairing,
+        actions.pairing_clock,
+        "Clock updated.",
+        form=form,
+        form_name="clock_form",
+        action="add",
+    )
+
+
+def _rollback(request: HttpRequest, event: Event, pairing: Pairing) -> HttpResponse:
+    form = RollbackForm(request.POST)
+    return _pairing_act(
+        request,
+        event,
+        pairing,
+        actions.pairing_rollback,
+        "Later games rolled back; this game's result now goes on again.",
+        form=form,
+        form_name="rollback_form",
+    )
+
+
+# The page's buttons: /events/<id>/games/<pairing id>/<action>/. The API's "late" and "clock"
+# take the same arguments from their body (late: true or false; action and minutes).
+PAIRING_ACTIONS: dict[str, PairingAction] = {
+    "forfeit": _forfeit,
+    "adjust": _adjust,
+    "late": _late(True),
+    "not-late": _late(False),
+    "bye-points": _bye_points,
+    "substitute": _substitute,
+    "start": _clock("start"),
+    "pause": _clock("pause"),
+    "resume": _clock("resume"),
+    "add": _clock_add,
+    "rollback": _rollback,
+}
 
 
 @require_POST
@@ -160,77 +359,7 @@ def pairing_detail(request: HttpRequest, event: Event, pairing_id: int) -> HttpR
 def pairing_action(
     request: HttpRequest, event: Event, pairing_id: int, action: str
 ) -> HttpResponse:
-    pairing = _pairing(event, pairing_id)
-    post = request.POST
-    if action == "forfeit":
-        form = ForfeitForm(post)
-        if form.is_valid():
-            attempt(
-                request,
-                lambda: services.pairing_forfeit(
-                    pairing=pairing, by=request.user, **form.cleaned_data
-                ),
-                "Forfeit recorded.",
-            )
-    elif action == "adjust":
-        adjust = AdjustForm(post)
-        if adjust.is_valid():
-            attempt(
-                request,
-                lambda: services.pairing_adjust(
-                    pairing=pairing, by=request.user, **adjust.cleaned_data
-                ),
-                "Adjusted result recorded.",
-            )
-    elif action in ("late", "not-late"):
-        attempt(
-            request,
-            lambda: services.pairing_mark_late(pairing=pairing, late=action == "late"),
-            "Saved.",
-        )
-    elif action == "bye-points":
-        bye = ByePointsForm(post)
-        if bye.is_valid():
-            attempt(
-                request,
-                lambda: services.pairing_set_bye_points(pairing=pairing, **bye.cleaned_data),
-                "Bye points saved.",
-            )
-    elif action == "substitute":
-        game = pairing.game
-        seated = [game.north, game.east, game.south, game.west] if game else []
-        sub = SubstituteForm(post, seated=seated)
-        if sub.is_valid():
-            replaced = next(p for p in seated if p.id == sub.cleaned_data["replaced"])
-            attempt(
-                request,
-                lambda: services.entry_substitute(
-                    pairing=pairing,
-                    replaced=replaced,
-                    substitute=player_by_name(club=event.club, name=sub.cleaned_data["substitute"]),
-                    by=request.user,
-                    reason=sub.cleaned_data["reason"],
-                ),
-                "Substitute seated for this game.",
-            )
-    elif action in ("start", "pause", "resume", "add"):
-        text = post.get("minutes", "")
-        minutes = int(text) if text.lstrip("-").isdigit() else 0
-        attempt(
-            request,
-            lambda: services.pairing_clock(pairing=pairing, action=action, minutes=minutes),
-            "Clock updated.",
-        )
-    elif action == "rollback":
-        form_rb = RollbackForm(post)
-        if form_rb.is_valid():
-            attempt(
-                request,
-                lambda: services.pairing_rollback(
-                    pairing=pairing, by=request.user, reason=form_rb.cleaned_data["reason"]
-                ),
-                "Later games rolled back; this game's result now goes on again.",
-            )
-    else:
+    act_on = PAIRING_ACTIONS.get(action)
+    if act_on is None:
         raise Http404("No such action.")
-    return back(event, "tournaments:pairing", pairing_id=pairing.id)
+    return act_on(request, event, pairing_in(event=event, pairing_id=pairing_id))

@@ -58,7 +58,9 @@ def swiss_event() -> Event:
     second = list(Pairing.objects.filter(event=event, round__number=2).order_by("id"))
     win_game(second[0].game_id, Team.NS)
     services.entry_substitute(
-        pairing=second[1], replaced=game_of(second[1]).north, substitute=player("Sub Stitute")
+        pairing=second[1],
+        replaced_id=game_of(second[1]).north_id,
+        substitute_id=player("Sub Stitute").id,
     )
     scoring.hand_record(game_id=gid(second[1]), entry=small_hand(Team.NS), client_id=uuid.uuid4())
     scoring.hand_record(game_id=gid(second[1]), entry=small_hand(Team.EW), client_id=uuid.uuid4())

@@ -1,0 +1,209 @@
+"""The organiser's actions on a round and on one game, one service per operation, as both
+doors call them: the API (tournaments/api/rounds.py) and the pages (tournaments/views/rounds.py)
+make the same call with the same arguments, so an action is allowed or refused the same way, in
+the same words, and a refusal writes nothing.
+
+Each takes the actor, the round or game the address names (found within the event by
+``selectors.round_in`` and ``selectors.pairing_in``), and what the body says. Rows the body
+names by id (entries, games, players) are looked up here, within the event: an id of another
+event, or one that does not exist, is refused with a sentence under the field that gave it.
+The rules themselves are in rounds.py, results.py and entries.py.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db import transaction
+
+from kaiser_club.actors import Actor
+from kaiser_club.errors import InvalidInput, NotAllowed
+from scoring.models import Game
+from scoring.rules import HandEntry
+
+from ..models import Entry, Event, Pairing, Round, Substitution
+from ..permissions import EventAction
+from . import entries, results, rounds
+
+
+def _may_direct(actor: Actor, event: Event) -> None:
+    """Who may run the event's rounds and record its results: its club's organisers."""
+    if not actor.has_role(club_id=event.club_id, at_least=EventAction.MANAGE.value):
+        raise NotAllowed(f"Your role in {event.club} does not allow this.")
+
+
+def _entry(event: Event, entry_id: int, field: str) -> Entry:
+    found = Entry.objects.filter(event=event, id=entry_id).first()
+    if found is None:
+        message = f"{event.name} has no entry {entry_id}."
+        raise InvalidInput(message, field_errors={field: [message]})
+    return found
+
+
+def _pairing(event: Event, pairing_id: int, field: str) -> Pairing:
+    found = Pairing.objects.filter(event=event, id=pairing_id).first()
+    if found is None:
+        message = f"{event.name} has no game {pairing_id}."
+        raise InvalidInput(message, field_errors={field: [message]})
+    return found
+
+
+# --- a round ----------------------------------------------------------------------------------
+
+
+@transaction.atomic
+def round_start(*, actor: Actor, round_: Round) -> Round:
+    _may_direct(actor, round_.event)
+    return rounds.round_start(round_=round_, by=actor.by)
+
+
+@transaction.atomic
+def round_start_waiting(*, actor: Actor, round_: Round) -> int:
+    _may_direct(actor, round_.event)
+    return rounds.round_start_waiting(round_=round_)
+
+
+@transaction.atomic
+def round_pause(*, actor: Actor, round_: Round) -> int:
+    _may_direct(actor, round_.event)
+    return rounds.round_pause(round_=round_)
+
+
+@transaction.atomic
+def round_resume(*, actor: Actor, round_: Round) -> int:
+    _may_direct(actor, round_.event)
+    return rounds.round_resume(round_=round_)
+
+
+@transaction.atomic
+def round_add_minutes(*, actor: Actor, round_: Round, minutes: int) -> int:
+    _may_direct(actor, round_.event)
+    return rounds.round_add_minutes(round_=round_, minutes=minutes)
+
+
+@transaction.atomic
+def round_swap_tables(*, actor: Actor, round_: Round, first: int, second: int) -> None:
+    """``first`` and ``second`` are ids of two games of the round."""
+    event = round_.event
+    _may_direct(actor, event)
+    rounds.round_swap_tables(
+        round_=round_,
+        first=_pairing(event, first, "first"),
+        second=_pairing(event, second, "second"),
+    )
+
+
+@transaction.atomic
+def round_swap_teams(*, actor: Actor, round_: Round, first: int, second: int) -> None:
+    """``first`` and ``second`` are ids of two entries playing in the round."""
+    event = round_.event
+    _may_direct(actor, event)
+    rounds.round_swap_teams(
+        round_=round_,
+        first=_entry(event, first, "first"),
+        second=_entry(event, second, "second"),
+        by=actor.by,
+    )
+
+
+# --- one game ---------------------------------------------------------------------------------
+
+
+@transaction.atomic
+def pairing_forfeit(
+    *, actor: Actor, pairing: Pairing, forfeiting: str, reason: str = ""
+) -> Pairing:
+    _may_direct(actor, pairing.event)
+    return results.pairing_forfeit(
+        pairing=pairing, forfeiting=forfeiting, by=actor.by, reason=reason
+    )
+
+
+@transaction.atomic
+def pairing_adjust(
+    *,
+    actor: Actor,
+    pairing: Pairing,
+    winner: str,
+    home_points: int,
+    away_points: int,
+    reason: str,
+    rollback: bool = False,
+) -> Pairing:
+    _may_direct(actor, pairing.event)
+    return results.pairing_adjust(
+        pairing=pairing,
+        winner=winner,
+        home_points=home_points,
+        away_points=away_points,
+        reason=reason,
+        by=actor.by,
+        rollback=rollback,
+    )
+
+
+@transaction.atomic
+def pairing_mark_late(*, actor: Actor, pairing: Pairing, late: bool = True) -> Pairing:
+    _may_direct(actor, pairing.event)
+    return results.pairing_mark_late(pairing=pairing, late=late)
+
+
+@transaction.atomic
+def pairing_set_bye_points(
+    *, actor: Actor, pairing: Pairing, points_for: int, points_against: int
+) -> Pairing:
+    _may_direct(actor, pairing.event)
+    return results.pairing_set_bye_points(
+        pairing=pairing, points_for=points_for, points_against=points_against
+    )
+
+
+@transaction.atomic
+def pairing_substitute(
+    *,
+    actor: Actor,
+    pairing: Pairing,
+    replaced: int,
+    substitute: int | None = None,
+    substitute_name: str = "",
+    reason: str = "",
+) -> Substitution:
+    """``replaced`` is the id of a player at the game; the substitute is a player id the
+    event's club knows (``substitute``) or a typed name (``substitute_name``)."""
+    _may_direct(actor, pairing.event)
+    return entries.entry_substitute(
+        pairing=pairing,
+        replaced_id=replaced,
+        substitute_id=substitute,
+        substitute_name=substitute_name,
+        by=actor.by,
+        reason=reason,
+    )
+
+
+@transaction.atomic
+def pairing_clock(*, actor: Actor, pairing: Pairing, action: str, minutes: int = 0) -> Game:
+    _may_direct(actor, pairing.event)
+    return rounds.pairing_clock(pairing=pairing, action=action, minutes=minutes)
+
+
+@transaction.atomic
+def pairing_rollback(*, actor: Actor, pairing: Pairing, reason: str = "") -> list[dict[str, Any]]:
+    _may_direct(actor, pairing.event)
+    return results.pairing_rollback(pairing=pairing, by=actor.by, reason=reason)
+
+
+@transaction.atomic
+def pairing_correct_hand(
+    *,
+    actor: Actor,
+    pairing: Pairing,
+    number: int,
+    entry: HandEntry,
+    reason: str = "",
+    rollback: bool = False,
+) -> Pairing:
+    _may_direct(actor, pairing.event)
+    return results.pairing_correct_hand(
+        pairing=pairing, number=number, entry=entry, by=actor.by, reason=reason, rollback=rollback
+    )
