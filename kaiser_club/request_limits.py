@@ -14,6 +14,10 @@ from django.utils.translation import gettext
 
 from .errors import InvalidInput
 
+# The largest id, hand number or version a request may name: a database integer. A larger one
+# is refused by the input (a query with it would overflow the column: a 500).
+LARGEST_ID = 2**31 - 1
+
 MAX_JSON_DEPTH = 32  # an event export, the deepest document the app reads, nests 6 levels
 WRITE_METHODS = {"POST", "PUT", "PATCH", "DELETE"}
 

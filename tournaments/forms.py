@@ -7,6 +7,7 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from kaiser_club.request_limits import LARGEST_ID
 from scoring.rules import PRESETS
 
 from . import limits
@@ -38,6 +39,7 @@ class EventForm(forms.Form):
     )
     seeding = forms.ChoiceField(choices=Seeding.choices, initial=Seeding.MANUAL)
     tiebreaks = forms.CharField(
+        max_length=500,
         initial="wins, point_difference",
         help_text=_("In order, from: ") + ", ".join(Tiebreak.values),
     )
@@ -173,8 +175,8 @@ class MinutesForm(forms.Form):
 
 
 class SwapForm(forms.Form):
-    first = forms.IntegerField()
-    second = forms.IntegerField()
+    first = forms.IntegerField(min_value=1, max_value=LARGEST_ID)
+    second = forms.IntegerField(min_value=1, max_value=LARGEST_ID)
 
 
 class ForfeitForm(forms.Form):
@@ -197,7 +199,9 @@ class ByePointsForm(forms.Form):
 
 class SubstituteForm(forms.Form):
     # A player's id, offered among the four seated; the service says when it is not one of them.
-    replaced = forms.IntegerField(label=_("Replaced"), widget=forms.Select)
+    replaced = forms.IntegerField(
+        label=_("Replaced"), widget=forms.Select, min_value=1, max_value=LARGEST_ID
+    )
     substitute_name = forms.CharField(
         max_length=120,
         label=_("Substitute"),

@@ -59,7 +59,7 @@ class MemberListSerializer(MemberAdminSerializer):
 
 class MemberCreateSerializer(serializers.Serializer[Any]):
     name = serializers.CharField(max_length=120)
-    email = serializers.EmailField(required=False, allow_blank=True, default="")
+    email = serializers.EmailField(required=False, allow_blank=True, default="", max_length=254)
     role = serializers.ChoiceField(choices=Role.choices, default=Role.PLAYER)
 
 

@@ -15,7 +15,7 @@ from ..roles import Role
 
 class MemberAddForm(forms.Form):
     name = forms.CharField(label=_("Name"), max_length=120)
-    email = forms.EmailField(label=_("Email"), required=False)
+    email = forms.EmailField(label=_("Email"), required=False, max_length=254)
     role = forms.ChoiceField(label=_("Role"), choices=Role.choices, initial=Role.PLAYER)
 
 

@@ -8,6 +8,7 @@ from typing import Any
 from rest_framework import serializers
 
 from kaiser_club.models import Club, Player
+from kaiser_club.request_limits import LARGEST_ID
 
 from ..choices import (
     ContractChoice,
@@ -20,6 +21,8 @@ from ..choices import (
 from ..models import Game, GameChange, Hand, Team
 from ..rules import Contract, HandEntry, HandKind, MisdealReason, Seat, Suit
 from ..rules import Team as Side
+
+HAND_NUMBER_MAX = 32767  # Hand.number is a PositiveSmallIntegerField
 
 
 class PlayerRefSerializer(serializers.ModelSerializer[Player]):
@@ -114,6 +117,7 @@ class HandRecordSerializer(HandEntrySerializer):
     number = serializers.IntegerField(
         required=False,
         min_value=1,
+        max_value=HAND_NUMBER_MAX,
         help_text="The hand number the client means to record; a stale one gets 409.",
     )
     entered_by_seat = serializers.ChoiceField(
@@ -133,13 +137,19 @@ class HandCorrectSerializer(HandEntrySerializer):
         help_text="Why the hand is corrected: required, kept in the game's history.",
     )
     version = serializers.IntegerField(
-        required=False, help_text="The game's version the correction was made against."
+        required=False,
+        help_text="The game's version the correction was made against.",
+        min_value=1,
+        max_value=LARGEST_ID,
     )
 
 
 class HandUndoSerializer(serializers.Serializer[dict[str, Any]]):
     number = serializers.IntegerField(
-        required=False, min_value=1, help_text="The hand the client means to undo (the last)."
+        required=False,
+        min_value=1,
+        max_value=HAND_NUMBER_MAX,
+        help_text="The hand the client means to undo (the last).",
     )
 
 
@@ -237,7 +247,7 @@ class GameCreateSerializer(serializers.Serializer[dict[str, Any]]):
     south = serializers.PrimaryKeyRelatedField(queryset=Player.objects.all(), required=False)
     west = serializers.PrimaryKeyRelatedField(queryset=Player.objects.all(), required=False)
     first_dealer = serializers.ChoiceField(choices=SeatChoice.choices)
-    preset = serializers.CharField(required=False, allow_blank=True)
+    preset = serializers.CharField(required=False, allow_blank=True, max_length=40)
     rules = serializers.DictField(
         required=False, help_text="Options changed from the preset, by name."
     )

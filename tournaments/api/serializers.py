@@ -7,6 +7,7 @@ from typing import Any
 from rest_framework import serializers
 
 from kaiser_club.models import Club, Player
+from kaiser_club.request_limits import LARGEST_ID
 from scoring.api.serializers import HandEntrySerializer
 
 from .. import limits
@@ -305,13 +306,13 @@ class MinutesSerializer(serializers.Serializer[dict[str, Any]]):
 
 
 class SwapTeamsSerializer(serializers.Serializer[dict[str, Any]]):
-    first = serializers.IntegerField(help_text="An entry id.")
-    second = serializers.IntegerField(help_text="An entry id.")
+    first = serializers.IntegerField(help_text="An entry id.", min_value=1, max_value=LARGEST_ID)
+    second = serializers.IntegerField(help_text="An entry id.", min_value=1, max_value=LARGEST_ID)
 
 
 class SwapTablesSerializer(serializers.Serializer[dict[str, Any]]):
-    first = serializers.IntegerField(help_text="A pairing id.")
-    second = serializers.IntegerField(help_text="A pairing id.")
+    first = serializers.IntegerField(help_text="A pairing id.", min_value=1, max_value=LARGEST_ID)
+    second = serializers.IntegerField(help_text="A pairing id.", min_value=1, max_value=LARGEST_ID)
 
 
 class PairingForfeitSerializer(serializers.Serializer[dict[str, Any]]):
@@ -337,10 +338,14 @@ class LateSerializer(serializers.Serializer[dict[str, Any]]):
 
 
 class SubstituteSerializer(serializers.Serializer[dict[str, Any]]):
-    replaced = serializers.IntegerField(help_text="The id of the player who sits out this game.")
+    replaced = serializers.IntegerField(
+        help_text="The id of the player who sits out this game.", min_value=1, max_value=LARGEST_ID
+    )
     substitute = serializers.IntegerField(
         required=False,
         allow_null=True,
+        min_value=1,
+        max_value=LARGEST_ID,
         help_text="The id of a player the event's club knows (a member or a known visitor).",
     )
     substitute_name = serializers.CharField(

@@ -9,7 +9,7 @@ from django.http import HttpRequest
 from django.utils.translation import gettext
 
 from kaiser_club.errors import InvalidInput
-from kaiser_club.request_limits import loads_bounded
+from kaiser_club.request_limits import LARGEST_ID, loads_bounded
 from scoring.api.serializers import HandEntrySerializer
 from scoring.rules import HandEntry, Seat
 from scoring.rules import Team as Side
@@ -40,9 +40,6 @@ def client_id(data: dict[str, Any]) -> uuid.UUID:
         return uuid.UUID(str(data.get("client_id")))
     except ValueError:
         raise InvalidInput(gettext("The page sent a hand without its id.")) from None
-
-
-LARGEST_ID = 2**31 - 1  # an id or a hand number beyond a database integer is none of ours
 
 
 def whole_number(data: dict[str, Any], name: str) -> int:

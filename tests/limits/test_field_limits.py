@@ -1,0 +1,265 @@
+"""A guard: every value an input takes fits where it is stored.
+
+Every serializer and form of the app is listed here as an input (it writes) or an output (it
+only presents); a new one fails ``test_every_serializer_and_form_is_classified`` until it is.
+For each input: every integer and float field has a lower and an upper bound, every text field
+a maximum length (the few big-text fields are listed with their own limit), and a field that
+is stored in a column fits that column (its ``max_length``, or the integer range of its type).
+"""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+import pkgutil
+from typing import Any
+
+import pytest
+from django import forms
+from django.db import connection
+from django.db.models import CharField, Field, FloatField, IntegerField
+from rest_framework import serializers
+
+from kaiser_club.models import Player
+from scoring.models import Game, GameChange, Hand, Team
+from tournaments.models import Entry, Event, Pairing, Season, Substitution
+
+APPS = ("kaiser_club", "scoring", "tournaments")
+
+
+# Input field -> the column it is stored in, where it is stored as given.
+def column(model: Any, name: str) -> Field[Any, Any]:
+    found = model._meta.get_field(name)
+    assert isinstance(found, Field)
+    return found
+
+
+STORED: dict[str, dict[str, Field[Any, Any]]] = {
+    "scoring.api.serializers.TeamSerializer": {"name": column(Team, "name")},
+    "scoring.api.serializers.HandEntrySerializer": {
+        "bid": column(Hand, "bid"),
+        "bidding_team_tricks": column(Hand, "bidding_team_tricks"),
+        "bidder_tricks": column(Hand, "bidder_tricks"),
+    },
+    "scoring.api.serializers.HandCorrectSerializer": {
+        "reason": column(GameChange, "reason"),
+        "version": column(Game, "version"),
+    },
+    "scoring.api.serializers.GameCreateSerializer": {"preset": column(Game, "preset")},
+    "scoring.api.serializers.ForfeitSerializer": {"reason": column(GameChange, "reason")},
+    "scoring.api.serializers.AddMinutesSerializer": {"minutes": column(Game, "added_minutes")},
+    "kaiser_club.api.members.MemberCreateSerializer": {
+        "name": column(Player, "name"),
+        "email": column(Player, "email"),
+    },
+    "tournaments.api.serializers.SeasonSerializer": {"name": column(Season, "name")},
+    "tournaments.api.serializers.EventSettingsSerializer": {
+        name: column(Event, name)
+        for name in (
+            "name",
+            "venue",
+            "minutes_per_game",
+            "rounds",
+            "forfeit_winner_score",
+            "forfeit_loser_score",
+            "pool_count",
+            "pool_advance",
+        )
+    },
+    "tournaments.api.serializers.EntryCreateSerializer": {
+        "name": column(Entry, "name"),
+        "seed": column(Entry, "seed"),
+    },
+    "tournaments.api.serializers.EntryUpdateSerializer": {
+        "name": column(Entry, "name"),
+        "seed": column(Entry, "seed"),
+    },
+    "tournaments.api.serializers.ReasonSerializer": {"reason": column(Pairing, "reason")},
+    "tournaments.api.serializers.MinutesSerializer": {"minutes": column(Game, "added_minutes")},
+    "tournaments.api.serializers.AdjustSerializer": {
+        "home_points": column(Pairing, "home_points"),
+        "away_points": column(Pairing, "away_points"),
+        "reason": column(Pairing, "reason"),
+    },
+    "tournaments.api.serializers.ByePointsSerializer": {
+        "points_for": column(Pairing, "home_points"),
+        "points_against": column(Pairing, "away_points"),
+    },
+    "tournaments.api.serializers.SubstituteSerializer": {
+        "substitute_name": column(Player, "name"),
+        "reason": column(Substitution, "reason"),
+    },
+    "tournaments.forms.EventForm": {
+        name: column(Event, name)
+        for name in (
+            "name",
+            "venue",
+            "minutes_per_game",
+            "rounds",
+            "forfeit_winner_score",
+            "forfeit_loser_score",
+            "pool_count",
+            "pool_advance",
+        )
+    },
+    "tournaments.forms.SeasonForm": {"name": column(Season, "name")},
+    "tournaments.forms.TeamEntryForm": {
+        "player_one": column(Player, "name"),
+        "player_two": column(Player, "name"),
+        "name": column(Entry, "name"),
+        "seed": column(Entry, "seed"),
+    },
+    "tournaments.forms.PlayerEntryForm": {
+        "player": column(Player, "name"),
+        "seed": column(Entry, "seed"),
+    },
+    "tournaments.forms.MinutesForm": {"minutes": column(Game, "added_minutes")},
+    "tournaments.forms.AdjustForm": {
+        "home_points": column(Pairing, "home_points"),
+        "away_points": column(Pairing, "away_points"),
+        "reason": column(Pairing, "reason"),
+    },
+    "tournaments.forms.SubstituteForm": {
+        "substitute_name": column(Player, "name"),
+        "reason": column(Substitution, "reason"),
+    },
+    "kaiser_club.members.forms.MemberAddForm": {
+        "name": column(Player, "name"),
+        "email": column(Player, "email"),
+    },
+}
+
+# Text fields without a max_length, each with the limit that applies instead.
+BIG_TEXT = {
+    "tournaments.api.serializers.CsvImportSerializer.csv": "CSV: rows and fields checked",
+    "tournaments.forms.CsvForm.csv": "CSV: rows and fields checked by the import",
+    "kaiser_club.members.forms.CsvUploadForm.text": "CSV: rows and fields checked",
+    "kaiser_club.members.forms.CsvConfirmForm.text": "CSV: rows and fields checked",
+    "kaiser_club.api.members.MemberImportSerializer.csv": "CSV: rows and fields checked",
+    "kaiser_club.members.forms.InvitationSignUpForm.password1": "hashed, never stored as typed",
+    "kaiser_club.members.forms.InvitationSignUpForm.password2": "hashed, never stored as typed",
+}
+
+# Classes that only present data (their fields are never read from a request).
+OUTPUTS = {
+    "kaiser_club.api.members.MemberSerializer",
+    "kaiser_club.api.members.MemberAdminSerializer",
+    "kaiser_club.api.members.MemberListSerializer",
+    "kaiser_club.api.views.ClubSerializer",
+    "scoring.api.serializers.PlayerRefSerializer",
+    "scoring.api.serializers.HandSerializer",
+    "scoring.api.serializers.GameSerializer",
+    "scoring.api.serializers.GameDetailSerializer",
+    "scoring.api.serializers.GameChangeSerializer",
+    "scoring.api.serializers.RecordedSerializer",
+    "scoring.api.serializers.PresetSerializer",
+    "scoring.api.players.RecordSerializer",
+    "scoring.api.players.PartnershipSerializer",
+    "scoring.api.players.RatingStepSerializer",
+    "scoring.api.players.PlayerStatsSerializer",
+    "tournaments.api.serializers.EventSerializer",
+    "tournaments.api.serializers.PlayerRefSerializer",
+    "tournaments.api.serializers.EntrySerializer",
+    "tournaments.api.serializers.JobSerializer",
+    "tournaments.api.serializers.RoundSerializer",
+    "tournaments.api.serializers.EntryRefSerializer",
+    "tournaments.api.serializers.PairingSerializer",
+    "tournaments.api.serializers.RoundDetailSerializer",
+    "tournaments.api.serializers.TableSerializer",
+    "tournaments.api.serializers.StandingSerializer",
+}
+
+
+def _project_classes() -> dict[str, type]:
+    found: dict[str, type] = {}
+    for app in APPS:
+        package = importlib.import_module(app)
+        for info in pkgutil.walk_packages(package.__path__, prefix=f"{app}."):
+            if any(part in info.name for part in (".migrations", ".management", ".settings")):
+                continue
+            module = importlib.import_module(info.name)
+            for name, value in vars(module).items():
+                if not inspect.isclass(value) or value.__module__ != module.__name__:
+                    continue
+                if issubclass(value, serializers.BaseSerializer | forms.BaseForm):
+                    found[f"{module.__name__}.{name}"] = value
+    return found
+
+
+CLASSES = _project_classes()
+INPUTS = {name: cls for name, cls in CLASSES.items() if name not in OUTPUTS}
+
+
+def _fields(cls: type) -> dict[str, Any]:
+    if issubclass(cls, forms.BaseForm):
+        return dict(cls.base_fields)  # type: ignore[attr-defined]
+    try:
+        instance: Any = cls()
+    except TypeError:  # needs arguments: its declared fields
+        return dict(getattr(cls, "_declared_fields", {}))
+    return {n: f for n, f in instance.fields.items() if not getattr(f, "read_only", False)}
+
+
+def _stored(name: str, cls: type) -> dict[str, Field[Any, Any]]:
+    """The mapping of the class, or of the nearest listed base (a subclass writes the same)."""
+    for klass in cls.__mro__:
+        key = f"{klass.__module__}.{klass.__name__}"
+        if key in STORED:
+            return STORED[key]
+    return {}
+
+
+def _column_range(field: Field[Any, Any]) -> tuple[float, float]:
+    if isinstance(field, FloatField):
+        return (float("-inf"), float("inf"))
+    low, high = connection.ops.integer_field_range(field.get_internal_type())
+    return (float("-inf") if low is None else low, float("inf") if high is None else high)
+
+
+def test_every_serializer_and_form_is_classified() -> None:
+    stale = sorted(OUTPUTS - set(CLASSES))
+    assert not stale, f"listed as outputs but gone: {stale}"
+    assert len(INPUTS) > 30
+
+
+@pytest.mark.parametrize("name", sorted(INPUTS))
+def test_every_number_is_bounded_and_every_text_has_a_length(name: str) -> None:
+    problems = []
+    numbers = (
+        serializers.IntegerField,
+        serializers.FloatField,
+        forms.IntegerField,
+        forms.FloatField,
+    )
+    for field_name, field in _fields(INPUTS[name]).items():
+        where = f"{name}.{field_name}"
+        unbounded_number = isinstance(field, numbers) and (
+            field.min_value is None or field.max_value is None
+        )
+        if unbounded_number:
+            problems.append(f"{where}: a number with no lower or upper bound")
+        text = isinstance(field, serializers.CharField | forms.CharField)
+        if text and getattr(field, "max_length", None) is None and where not in BIG_TEXT:
+            problems.append(f"{where}: text with no max_length")
+    assert not problems, "\n".join(problems)
+
+
+@pytest.mark.parametrize("name", sorted(n for n, c in INPUTS.items() if _stored(n, c)))
+def test_a_stored_field_fits_its_column(name: str) -> None:
+    fields = _fields(INPUTS[name])
+    problems = []
+    for field_name, column in _stored(name, INPUTS[name]).items():
+        field = fields.get(field_name)
+        assert field is not None, f"{name} has no field {field_name}"
+        if isinstance(column, CharField):
+            if (field.max_length or 10**9) > (column.max_length or 0):
+                problems.append(
+                    f"{field_name}: max_length {field.max_length} > column {column.max_length}"
+                )
+        elif isinstance(column, IntegerField | FloatField):
+            low, high = _column_range(column)
+            if field.min_value is None or field.min_value < low:
+                problems.append(f"{field_name}: min_value {field.min_value} < column {low}")
+            if field.max_value is None or field.max_value > high:
+                problems.append(f"{field_name}: max_value {field.max_value} > column {high}")
+    assert not problems, f"{name}: " + "; ".join(problems)
