@@ -1,5 +1,5 @@
 """The rules of Kaiser, in pure Python (no Django): rule sets, presets, hand validation,
-hand scoring, the end of a game and the clock. See RULES.md for the rules themselves."""
+hand scoring, the end of a game and the clock. See docs/rules.md for the rules themselves."""
 
 from scoring.rules.game import (
     GameState,

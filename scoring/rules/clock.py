@@ -1,4 +1,5 @@
-"""The clock (RULES.md decision, following the card-game tournaments that publish one).
+"""The clock: docs/rules.md, "The clock" (a decision following the card-game tournaments
+that publish one).
 
 Once time is called at T, a hand completed at or before T (or with no completion time)
 counts as before the call. The first hand completed after T is the hand in play: it counts,

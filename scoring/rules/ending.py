@@ -1,6 +1,7 @@
-"""When a game ends by the rules: the checks of RULES.md after each hand.
+"""When a game ends by the rules: the checks of docs/rules.md, "The end of a game", after
+each hand.
 
-Order (RULES.md, "When a game ends"): a Kaiser bid decides at once; then (1) the bidding
+Order (docs/rules.md, "The end of a game"): a Kaiser bid decides at once; then (1) the bidding
 team reached the target; (2) the bidding team fell to the minus line; (3) a bid-out defending
 team stole the five under ``wins``; (4) the defenders reached the target, unless bid-to-win;
 (5) the defenders fell to the minus line. Both teams past the target: the bidding team wins,

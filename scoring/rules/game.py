@@ -4,7 +4,8 @@
 ``apply_hand`` takes it; ``replay`` rebuilds a game from its entries (deterministic: the same
 entries give the same state); ``call_time`` and ``forfeit`` end games from outside the rules.
 
-Decisions where RULES.md is silent:
+Decisions where the sources are silent (docs/rules.md, "Decisions where the sources
+disagree", explains those a player sees):
 
 - The deal: after a played hand it passes to the dealer's left; after a misdeal it stays or
   passes on as the rule set says.

@@ -1,4 +1,5 @@
-"""The named presets of RULES.md; an organiser starts from one and changes any option."""
+"""The named presets of docs/rules.md, "Presets"; an organiser starts from one and changes
+any option."""
 
 from __future__ import annotations
 

@@ -1,10 +1,12 @@
-"""The rule set: every option of RULES.md as a typed, immutable value.
+"""The rule set: every option of docs/rules.md, "Rule-set options", as a typed, immutable
+value.
 
 Every field defaults to the "standard" preset (pagat's rules), so ``RuleSet()`` is that
 preset and :meth:`RuleSet.from_dict` fills missing keys from it. A game keeps its own copy
 (``to_dict()`` is JSON-safe), so changing a preset never changes a game under way.
 
-Decisions where RULES.md is silent:
+Decisions where the sources are silent (docs/rules.md, "Decisions where the sources
+disagree", explains those a player sees):
 
 - ``from_dict`` and ``with_changes`` refuse contradictory options too (``problems()``), not
   only unknown keys and wrong values; a plain ``RuleSet(...)`` is not checked, so that

@@ -1,9 +1,11 @@
-"""Scoring one hand: card points, made or failed, what each team adds (RULES.md).
+"""Scoring one hand (docs/rules.md, "Scoring a hand"): card points, made or failed, what
+each team adds.
 
 These functions take an entry that :func:`scoring.rules.validation.validate_hand` accepted;
 they do not check it again.
 
-Decisions where RULES.md is silent:
+Decisions where the sources are silent (docs/rules.md, "Decisions where the sources
+disagree", explains those a player sees):
 
 - Three-of-spades option (pagat): the "at least three tricks" condition for the 5♥ is read as
   part of the same sentence about the team that took the 3♠. A team with the 3♠ and one or

@@ -83,7 +83,7 @@ class EndReason(StrEnum):
 
 @dataclass(frozen=True, slots=True)
 class HandEntry:
-    """What a scorekeeper records for one hand (RULES.md, "The deck and one hand").
+    """What a scorekeeper records for one hand (docs/rules.md, "Recording a hand").
 
     The dealer is not entered: the engine knows whose deal it is. For a misdeal only
     ``kind`` and ``misdeal_reason`` matter. ``completed_at`` is when the hand was finished at

@@ -2,7 +2,8 @@
 
 Field names are ``HandEntry`` attribute names; ``None`` is the game as a whole.
 
-Decisions where RULES.md is silent:
+Decisions where the sources are silent (docs/rules.md, "Decisions where the sources
+disagree", explains those a player sees):
 
 - For a misdeal only ``kind`` and ``misdeal_reason`` are read; the other fields are ignored.
 - A played hand with a misdeal reason is refused (the entry is ambiguous).

@@ -1,6 +1,7 @@
-"""The clock: calling time, the clock rule (RULES.md decision: the hand in play is finished, then
-the higher score wins; a tie plays one more hand at a time), the sweep that calls time on every
-game past its deadline, pause and added minutes, and the paper game that has no clock.
+"""The clock: calling time, the clock rule (docs/rules.md, "The clock": the hand in play is
+finished, then the higher score wins; a tie plays one more hand at a time), the sweep that calls
+time on every game past its deadline, pause and added minutes, and the paper game that has no
+clock.
 
 Times are moved by setting ``started_at`` in the past, by passing ``now`` to the sweep, or by
 patching ``django.utils.timezone.now``."""

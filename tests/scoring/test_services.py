@@ -1,9 +1,10 @@
 """The write services of scoring: start a game, record hands (idempotent, stale-safe), undo,
 correct a past hand, forfeit, and the audit trail. The clock has its own module (test_clock.py).
 
-Expected scores are worked out by hand from RULES.md (a trick is 1, the 5♥ +5, the 3♠ -3; a
-made bid adds the points taken, doubled at no-trump; a failed bid subtracts the bid; bid-out
-defenders add nothing positive unless they steal the five under the tournament rules)."""
+Expected scores are worked out by hand from docs/rules.md, "Scoring a hand" and "Bid-out" (a
+trick is 1, the 5♥ +5, the 3♠ -3; a made bid adds the points taken, doubled at no-trump; a failed
+bid subtracts the bid; bid-out defenders add nothing positive unless they steal the five under
+the tournament rules)."""
 
 from __future__ import annotations
 

@@ -3,9 +3,9 @@ target, a refusal, verification by the other partnership, undo, three hands ente
 and sent once each when the connection returns, the clock running out mid-hand, another
 table's code, and the page in French.
 
-Expected scores are worked out by hand from RULES.md (tournament preset: a trick 1, the 5♥
-+5, the 3♠ −3; a made bid adds the points taken, doubled at no-trump; a failed bid subtracts
-the bid; target 52, bid-out at 47)."""
+Expected scores are worked out by hand from docs/rules.md, "Scoring a hand" (tournament
+preset: a trick 1, the 5♥ +5, the 3♠ −3; a made bid adds the points taken, doubled at
+no-trump; a failed bid subtracts the bid; target 52, bid-out at 47)."""
 
 from __future__ import annotations
 

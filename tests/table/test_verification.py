@@ -2,8 +2,9 @@
 until a player of the other partnership confirms it; the same partnership cannot confirm; a
 pending hand holds up the next one; discard; the end-of-game acknowledgment.
 
-Scores worked out by hand (tournament preset, RULES.md): East bids 7 in clubs, East-West take
-5 tricks and the 5♥ = 10 points, made, +10; North-South take 3 tricks and the 3♠ = 0."""
+Scores worked out by hand (tournament preset, docs/rules.md, "Scoring a hand"): East bids 7 in
+clubs, East-West take 5 tricks and the 5♥ = 10 points, made, +10; North-South take 3 tricks and
+the 3♠ = 0."""
 
 from __future__ import annotations
 

@@ -24,7 +24,7 @@ def test_presets_are_listed_for_anyone(client_for: ClientFor) -> None:
     assert answer.status_code == 200
     presets = {p["name"]: p for p in answer.json()}
     assert list(presets) == ["standard", "club", "tournament", "saskatchewan", "les_rois", "joffre"]
-    # RULES.md, "Presets": min bid, target, bid-out line, clock.
+    # docs/rules.md, "Presets": min bid, target, bid-out line, clock.
     assert [
         (p["rules"]["min_bid"], p["rules"]["target"], p["rules"]["bid_out_line"])
         for p in presets.values()

@@ -100,7 +100,7 @@ ENDINGS = [
         True,
         NS,
         EndReason.MINUS_LINE,
-        "RULES.md order, step 5: the defenders fell to the minus line",
+        'docs/rules.md, "The end of a game", step 5: the defenders fell to the minus line',
     ),
     (
         CLUB,
@@ -155,7 +155,7 @@ ENDINGS = [
         True,
         EW,
         EndReason.TARGET,
-        "RULES.md step 4: the defenders reached the target",
+        'docs/rules.md, "The end of a game", step 4: the defenders reached the target',
     ),
     (
         STANDARD.with_changes(bid_out_line=None, bid_to_win=True),
@@ -243,7 +243,8 @@ ENDINGS = [
         False,
         None,
         None,
-        "RULES.md: a team at 40 that makes 7 no (54) plays on; the target is now 62",
+        'docs/rules.md, "No-trump and the raised target": a team at 40 that makes 7 no (54) '
+        "plays on; the target is now 62",
     ),
     (
         SASKATCHEWAN,
@@ -265,7 +266,8 @@ ENDINGS = [
         False,
         None,
         None,
-        "RULES.md: the target raise comes before any win is checked",
+        'docs/rules.md, "No-trump and the raised target": the target raise comes before '
+        "any win is checked",
     ),
     (
         SASKATCHEWAN,
@@ -301,8 +303,8 @@ def test_end_of_game(
 
 
 def test_target_raise_to_62_and_bid_out_line_to_55() -> None:
-    # RULES.md and pagat: after a made no-trump the target is 62; the bid-out line rises by
-    # 10 (Wikipedia), here 45 -> 55.
+    # docs/rules.md, "No-trump and the raised target", and pagat: after a made no-trump the
+    # target is 62; the bid-out line rises by 10 (Wikipedia), here 45 -> 55.
     state = apply_hand(state_at(SASKATCHEWAN, 40, 50), no_trump(N, 7, 5, NS, NS))
     assert state.target == 62
     assert state.bid_out_line == 55
@@ -329,7 +331,8 @@ def test_failed_no_trump_does_not_raise_the_target() -> None:
 
 
 def test_minus_line_does_not_move_with_the_target() -> None:
-    # RULES.md: the line is minus the starting target (-52), even after the raise to 62
+    # docs/rules.md, "The minus line": the line is minus the starting target (-52), even
+    # after the raise to 62
     state = apply_hand(state_at(SASKATCHEWAN, 0, -45), no_trump(N, 7, 5, NS, NS))
     assert state.scores == PerTeam(14, -42)  # NS 7 made x2; EW 3
     assert state.target == 62 and not state.over
@@ -532,7 +535,7 @@ def test_a_running_game() -> None:
     assert (state.over, state.winner, state.end_reason) == (True, NS, EndReason.TARGET)
 
 
-# The clock (RULES.md decision).
+# The clock (docs/rules.md, "The clock": a decision).
 T = datetime(2025, 3, 1, 20, 0, tzinfo=UTC)
 BEFORE = T - timedelta(minutes=5)
 AFTER = T + timedelta(minutes=5)

@@ -39,8 +39,9 @@ from tests.scoring.rules.builders import state_at
 
 PROPERTY = settings(deadline=None, max_examples=150)
 
-# The deck, built here from RULES.md: A K Q J 10 9 8 7 in clubs and diamonds, A-8 and the 5
-# in hearts, A-8 and the 3 in spades. Ranks: 14 = ace ... 2 = the lowest card.
+# The deck, built here from docs/rules.md, "The game in brief": A K Q J 10 9 8 7 in clubs and
+# diamonds, A-8 and the 5 in hearts, A-8 and the 3 in spades. Ranks: 14 = ace ... 2 = the lowest
+# card.
 HIGH_RANKS = {"A": 14, "K": 13, "Q": 12, "J": 11, "10": 10, "9": 9, "8": 8, "7": 7}
 
 

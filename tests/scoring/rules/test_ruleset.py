@@ -23,7 +23,7 @@ from scoring.rules import (
 )
 from scoring.rules.ruleset import OPTION_LABELS
 
-# RULES.md, "Presets": one row per preset and option.
+# docs/rules.md, "Presets": one row per preset and option.
 PRESET_VALUES = [
     # standard (pagat)
     ("standard", "min_bid", 6),
@@ -102,8 +102,8 @@ def test_preset_values(name: str, option: str, expected: object) -> None:
     assert getattr(preset(name), option) == expected
 
 
-# Options no preset changes (RULES.md: all presets have the bidding team win when both
-# reach the target; none has the Kaiser bid or the other variants on).
+# Options no preset changes (docs/rules.md, "Presets": all presets have the bidding team win
+# when both reach the target; none has the Kaiser bid or the other variants on).
 @pytest.mark.parametrize("name", sorted(PRESETS))
 def test_preset_shared_values(name: str) -> None:
     rules = PRESETS[name]

@@ -24,15 +24,15 @@ THREE_SPADES = STANDARD.with_changes(three_spades_needs_three_tricks=True)
 CARD_POINTS = [
     (STANDARD, 4, True, True, 6, "club sheet: 4 tricks with the 5♥ and the 3♠ = 6"),
     (STANDARD, 3, False, True, 0, "club sheet: the 3♠ and two other tricks break even"),
-    (STANDARD, 1, False, True, -2, "RULES.md: the 3♠ trick is worth 3 less (-2 net)"),
-    (STANDARD, 1, True, False, 6, "RULES.md: the 5♥ trick is worth 5 more (+6 net)"),
-    (STANDARD, 0, False, False, 0, "RULES.md: 0 tricks score 0"),
-    (STANDARD, 8, True, True, 10, "RULES.md: all 8 tricks hold both cards and score 10"),
-    (STANDARD, 5, False, False, 5, "RULES.md: t tricks score t"),
-    (STANDARD, 5, True, False, 10, "RULES.md: t+5"),
-    (STANDARD, 5, False, True, 2, "RULES.md: t-3"),
-    (STANDARD, 2, True, True, 4, "RULES.md: t+2"),
-    (STANDARD, 7, True, False, 12, "RULES.md: one team's points lie in -2…12"),
+    (STANDARD, 1, False, True, -2, 'docs/rules.md, "Scoring a hand": the 3♠ trick nets -2'),
+    (STANDARD, 1, True, False, 6, 'docs/rules.md, "Scoring a hand": the 5♥ trick nets +6'),
+    (STANDARD, 0, False, False, 0, 'docs/rules.md, "Scoring a hand": 0 tricks score 0'),
+    (STANDARD, 8, True, True, 10, 'docs/rules.md, "Scoring a hand": all 8 tricks, both cards: 10'),
+    (STANDARD, 5, False, False, 5, 'docs/rules.md, "Scoring a hand": t tricks score t'),
+    (STANDARD, 5, True, False, 10, 'docs/rules.md, "Scoring a hand": t+5'),
+    (STANDARD, 5, False, True, 2, 'docs/rules.md, "Scoring a hand": t-3'),
+    (STANDARD, 2, True, True, 4, 'docs/rules.md, "Scoring a hand": t+2'),
+    (STANDARD, 7, True, False, 12, 'docs/rules.md, "Scoring a hand": a team scores -2…12'),
     (THREE_SPADES, 1, False, True, -3, "pagat: the 3♠ with one trick, whole hand -3"),
     (THREE_SPADES, 2, False, True, -3, "pagat: the 3♠ with two tricks, whole hand -3"),
     (THREE_SPADES, 2, True, True, -3, "pagat: the 5♥ counts only with at least 3 tricks"),
@@ -95,7 +95,8 @@ HANDS = [
         PerTeam(6, 4),
         False,
         PerTeam(-9, 4),
-        "RULES.md: a failed bid subtracts the bid (9), not the points (6) as Denexa says",
+        'docs/rules.md, "Decisions where the sources disagree": a failed bid subtracts the '
+        "bid (9), not the points (6) as Denexa says",
     ),
     (
         no_trump(E, 7, 5, EW, EW),
@@ -130,7 +131,7 @@ HANDS = [
         PerTeam(10, 0),
         False,
         PerTeam(-12, 0),
-        "RULES.md: a bid of 12 in a suit cannot be made (10 at most)",
+        'docs/rules.md, "Scoring a hand": a bid of 12 in a suit is not made with all 8 tricks (10)',
     ),
     (
         played(N, 5, 1, EW, NS),
@@ -144,7 +145,7 @@ HANDS = [
         PerTeam(0, 10),
         True,
         PerTeam(0, 10),
-        "RULES.md: defenders add the points they took",
+        'docs/rules.md, "Scoring a hand": defenders add the points they took',
     ),
     (
         played(E, 6, 7, EW, NS),
@@ -280,7 +281,7 @@ def test_club_sheet_bid_out_example() -> None:
 
 
 def test_bidding_team_is_never_bid_out() -> None:
-    # RULES.md: bid-out concerns the defending team only
+    # docs/rules.md, "Bid-out": bid-out concerns the defending team only
     result = preview_hand(state_at(CLUB, 48, 0), played(N, 7, 6, NS, EW))
     assert result.changes == PerTeam(11, -1)
     assert result.bid_out == frozenset()

@@ -291,11 +291,19 @@ ACCEPTED = [
     (
         STANDARD,
         played(N, 6, contract=Contract.NO_TRUMP, forced=True),
-        "RULES.md: a forced bid may be in no-trump",
+        'docs/rules.md, "The game in brief": a forced bid may be in no-trump',
     ),
     (SASKATCHEWAN, played(S, 7, contract=Contract.LOW_NO_TRUMP), "pagat: low no-trump bids"),
-    (STANDARD, played(tricks=8, five=NS, three=NS), "RULES.md: a team with 8 holds both"),
-    (STANDARD, played(tricks=0, five=EW, three=EW), "RULES.md: a team with 0 holds neither"),
+    (
+        STANDARD,
+        played(tricks=8, five=NS, three=NS),
+        'docs/rules.md, "Recording a hand": a team with 8 holds both',
+    ),
+    (
+        STANDARD,
+        played(tricks=0, five=EW, three=EW),
+        'docs/rules.md, "Recording a hand": a team with 0 holds neither',
+    ),
     (STANDARD, misdeal(MisdealReason.NO_HONOURS), "pagat: no ace, no face, no 5 and no 3"),
     (CLUB, misdeal(MisdealReason.NO_FACE_CARD), "club sheet: not at least one face card"),
     (CLUB, misdeal(MisdealReason.FOUR_OF_A_KIND), "club sheet: 4 eights, 4 nines or 4 tens"),

@@ -60,7 +60,7 @@ def three_hands(game: Game) -> None:
     Hand 2: E bids 8♣, E–W take 5 tricks with the 3♠ (2 points): failed, −8; N–S take 3 tricks
     and the 5♥: +8. Hand 3: S bids 9 no-trump, N–S take 7 tricks and the 5♥ (12): made at
     no-trump, doubled, +24; E–W take 1 trick and the 3♠: −2. Totals: N–S 42, E–W −10
-    (RULES.md, "Scoring one hand")."""
+    (docs/rules.md, "Scoring a hand")."""
     record(game, played(N, 7, 8, NS, NS))
     record(game, played(E, 8, 5, NS, EW))
     from scoring.rules import Contract
