@@ -334,8 +334,8 @@ def test_every_worked_example_in_the_rules_reference() -> None:
     vals = {
         card_points(STANDARD, t_, g, b)
         for t_ in range(9)
-        for g in (0, 1)
-        for b in (0, 1)
+        for g in (False, True)
+        for b in (False, True)
         if not (t_ == 0 and (g or b)) and not (t_ == 8 and not (g and b))
     }
     assert (min(vals), max(vals)) == (-2, 12)
