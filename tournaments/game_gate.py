@@ -23,6 +23,21 @@ def writer_role(event: Event) -> Role:
     return Role.SCOREKEEPER if event.kind == EventKind.CLUB_NIGHT else Role.ORGANISER
 
 
+def writers_text(event: Event) -> str:
+    """The refusal for one who may not enter the event's hands: who may (``writer_role``)."""
+    if event.kind == EventKind.CLUB_NIGHT:
+        text = gettext(
+            "At %(event)s hands are entered at the game's table (its code opens it) or by a "
+            "scorekeeper of %(club)s."
+        )
+    else:
+        text = gettext(
+            "At %(event)s hands are entered at the game's table (its code opens it) or by an "
+            "organiser of %(club)s."
+        )
+    return text % {"event": event.name, "club": event.club.name}
+
+
 def round_not_started_text() -> str:
     return gettext("The round has not started: hands can be entered once the organiser starts it.")
 
@@ -57,13 +72,7 @@ def event_gate(game: Game, actor: Actor, step: Step) -> Ruling | None:
     event = pairing.event
     at_table = actor.table_id is not None and actor.table_id == pairing.table_id
     if not (at_table or actor.has_role(club_id=event.club_id, at_least=writer_role(event))):
-        raise NotAllowed(
-            gettext(
-                "At %(event)s hands are entered at the game's table (its code opens it) or by an "
-                "organiser of %(club)s."
-            )
-            % {"event": event.name, "club": event.club.name}
-        )
+        raise NotAllowed(writers_text(event))
     director = actor.has_role(club_id=event.club_id, at_least=Role.ORGANISER)
     if step is Step.ENTER and pairing.round.status == RoundStatus.READY:
         raise InvalidInput(round_not_started_text(), code="round_not_started")

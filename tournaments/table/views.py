@@ -23,12 +23,13 @@ from kaiser_club.actors import Actor
 from kaiser_club.answers import error_json
 from kaiser_club.errors import Conflict, KaiserError, NotAllowed
 from kaiser_club.roles import Role
-from kaiser_club.selectors import club_ids_with_role
+from kaiser_club.selectors import club_ids_with_role, role_in_club
 from scoring.convert import game_rules
 from scoring.errors import ClientIdReused, StaleGame
 from scoring.models import Game, Hand
 from scoring.services import play, verification
 from tournaments.choices import EventKind, EventStatus
+from tournaments.game_gate import writers_text
 from tournaments.models import Pairing, Table
 from tournaments.services.tables import normalise_code
 
@@ -158,6 +159,15 @@ def _refused_text() -> str:
     )
 
 
+def _write_refused_text(request: HttpRequest, table: Table) -> str:
+    """A member of the event's club hears who may write its tables, the sentence the games API
+    answers them with (``tournaments.game_gate``); anyone else, that the device needs the
+    table's code, and nothing of the event."""
+    if role_in_club(user=request.user, club_id=table.event.club_id) is not None:
+        return writers_text(table.event)
+    return _refused_text()
+
+
 def _urls(table_id: int) -> dict[str, str]:
     names = ["board", "state", "preview", "hands", "confirm", "discard", "undo", "acknowledge"]
     urls = {name: reverse(f"table:{name}", args=[table_id]) for name in names}
@@ -275,7 +285,7 @@ def table_endpoint(view: Callable[..., dict[str, Any]]) -> View:
         access = access_for(request, table)
         try:
             if not access.allowed:
-                raise NotAllowed(_refused_text())
+                raise NotAllowed(_write_refused_text(request, table))
             data = read.body(request)
             answer = view(request, table, access, data)
         except KaiserError as exc:

@@ -1,0 +1,663 @@
+"""Both doors, one table: an action answers the same whichever way it comes in.
+
+Each case names the action, the actor, the objects and the one outcome expected; it runs once
+through each of its doors, each time in a fresh world: the games API, the table page's
+endpoints (a tablet holding the table's code, or a signed-in member), the organiser's pages,
+the CSV import. Every door must give that outcome:
+
+- ``Allowed(…)``: a 2xx (a page: back to where it came from, 302, with no error message), and
+  the write the case describes (a hand counted or waiting for confirmation, a hand taken back,
+  the entry made with the right player records);
+- ``Refused(status, sentence)``: that status (a page: the sentence as its error message) with
+  that exact sentence, and nothing written: every row of every model the action could touch is
+  the same before and after (tests/two_clubs.py, ``snapshot``).
+
+A door that does not give the case's outcome today, in code another branch is changing, is
+marked xfail(strict=True) with the branch named.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import uuid
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+import pytest
+from django.contrib.auth.models import User
+from django.contrib.messages import get_messages
+from django.contrib.messages.constants import ERROR
+from django.test import Client
+from django.utils.html import escape
+from rest_framework.test import APIClient
+
+from kaiser_club.actors import Actor
+from kaiser_club.models import Club, Membership, Player
+from kaiser_club.roles import Role
+from scoring import services as scoring
+from scoring.models import Game, Hand, Team
+from scoring.rules import Team as Side
+from tests.factories import member
+from tests.scoring.hands import EW, NS, E, N, make_club, played
+from tests.table.helpers import Setup, add_table, make_event, opened
+from tests.tournaments.helpers import winning_hand
+from tests.two_clubs import changes, snapshot
+from tournaments import services as events
+from tournaments.choices import EventKind
+from tournaments.models import Entry, Event
+
+NIGHT, TOURNAMENT = EventKind.CLUB_NIGHT, EventKind.TOURNAMENT
+ON, OFF = True, False
+STARTED, NOT_STARTED = True, False
+
+# The sentences (formatted with the scene's names and ids).
+NOT_STARTED_TEXT = "The round has not started: hands can be entered once the organiser starts it."
+WRITERS_AT_A_TOURNAMENT = (
+    "At {event} hands are entered at the game's table (its code opens it) or by an organiser "
+    "of {club}."
+)
+WRITERS_AT_A_CLUB_NIGHT = (
+    "At {event} hands are entered at the game's table (its code opens it) or by a scorekeeper "
+    "of {club}."
+)
+UNDO_NOT_LAST = (
+    "Only the hand just entered can be undone, once, until the next one is entered. An "
+    "organiser corrects earlier hands."
+)
+CARRIED_FORWARD = (
+    "This game is over and its result has been carried forward: only the organiser can change "
+    "it now."
+)
+NOT_KNOWN = (
+    "Player {b_player} is not a member or a known visitor of {club}: choose one of its "
+    "players, or type a visitor in by name."
+)
+
+
+# --- The scenes --------------------------------------------------------------------------------
+
+
+@dataclass
+class Scene:
+    """What a case acts on: a club (A) and its users, and what the case needs of the rest."""
+
+    club: Club
+    users: dict[str, User]
+    table: Setup | None = None  # an event's table with its game (tests/table/helpers.py)
+    event: Event | None = None
+    players: dict[str, Player] = field(default_factory=dict)  # "a1", "b1", "none1", …
+    teams: dict[str, Team] = field(default_factory=dict)
+
+    @property
+    def setup(self) -> Setup:
+        assert self.table is not None
+        return self.table
+
+    @property
+    def game(self) -> Game:
+        return Game.objects.get(id=self.setup.game.id)
+
+    def text(self) -> dict[str, Any]:
+        """What the sentences name: {club}, {event}, {b_player} (club B's first member),
+        {b_team}, {a_team_name}, …"""
+        event = self.event or (self.table.event if self.table else None)
+        values: dict[str, Any] = {"club": self.club.name, "event": event.name if event else ""}
+        if "b1" in self.players:
+            values["b_player"] = self.players["b1"].id
+        for key, team in self.teams.items():
+            values[f"{key}_team"] = team.id
+            values[f"{key}_team_name"] = team.name
+        return values
+
+
+def _users(club: Club) -> dict[str, User]:
+    return {
+        role.value: member(club, role) for role in (Role.PLAYER, Role.SCOREKEEPER, Role.ORGANISER)
+    }
+
+
+def hand_scene(kind: str, verification: bool, started: bool) -> Callable[[], Scene]:
+    """Table 1 of an event with a fresh game, its round started or waiting for its start."""
+
+    def build() -> Scene:
+        club = make_club(name="Regina Kaiser Club")
+        event = make_event(club=club, kind=kind, verification=verification)
+        return Scene(club=club, users=_users(club), table=add_table(event, started=started))
+
+    return build
+
+
+def _enter(scene: Scene, user: User, number: int) -> Hand:
+    """A hand entered at the scene's game by ``user`` (under the event's rules)."""
+    entry = played(N, 7, 6, NS, EW) if number % 2 else played(E, 7, 6, EW, NS)
+    recorded = scoring.hand_submit(
+        actor=Actor.of(user), game=scene.game, entry=entry, client_id=uuid.uuid4()
+    )
+    return recorded.hand
+
+
+def undo_scene(*, taken_back: bool) -> Callable[[], Scene]:
+    """A club night's game (no verification) where the scorekeeper entered hands 1 and 2 and,
+    when ``taken_back``, has already undone hand 2."""
+
+    def build() -> Scene:
+        scene = hand_scene(NIGHT, OFF, STARTED)()
+        scorekeeper = scene.users["scorekeeper"]
+        _enter(scene, scorekeeper, 1)
+        _enter(scene, scorekeeper, 2)
+        if taken_back:
+            scoring.hand_take_back(actor=Actor.of(scorekeeper), game_id=scene.game.id, number=2)
+        return scene
+
+    return build
+
+
+def finished_scene(kind: str) -> Callable[[], Scene]:
+    """A game won in three hands at table 1 of round 1, and round 2 drawn (its game at the same
+    table not begun): the table still shows the finished game, whose result is carried forward
+    into round 2."""
+
+    def build() -> Scene:
+        scene = hand_scene(kind, OFF, STARTED)()
+        for _ in range(3):
+            scoring.hand_record(
+                game_id=scene.game.id, entry=winning_hand(Side.NS), client_id=uuid.uuid4()
+            )
+        assert scene.game.status == "finished"
+        add_table(scene.setup.event, round_number=2, started=False, table=scene.setup.table)
+        return scene
+
+    return build
+
+
+def _member_of(club: Club, name: str) -> Player:
+    player = Player.objects.create(name=name, email=f"{name.split()[0].lower()}@example.org")
+    Membership.objects.create(club=club, player=player, role=Role.PLAYER)
+    return player
+
+
+def clubs_scene() -> Scene:
+    """Club A (the actor's) with an event open for entries, four members and two teams; club B
+    with two members and their team; two records of no club yet."""
+    a = make_club(name="Regina Kaiser Club")
+    b = make_club(name="Brandon Kaiser Club")
+    event = events.event_create(club=a, name="Spring Swiss", date=dt.date(2027, 4, 3), rounds=3)
+    players = {
+        "a1": _member_of(a, "Ann Regina"),
+        "a2": _member_of(a, "Al Regina"),
+        "a3": _member_of(a, "Amy Regina"),
+        "a4": _member_of(a, "Abe Regina"),
+        "b1": _member_of(b, "Bea Brandon"),
+        "b2": _member_of(b, "Bob Brandon"),
+        "none1": Player.objects.create(name="Nora Nobody"),
+        "none2": Player.objects.create(name="Ned Nobody"),
+    }
+    teams = {
+        "a": Team.objects.create(
+            club=a, player_one=players["a1"], player_two=players["a2"], name="Regina Aces"
+        ),
+        "a2": Team.objects.create(
+            club=a, player_one=players["a3"], player_two=players["a4"], name="Regina Kings"
+        ),
+        "b": Team.objects.create(
+            club=b, player_one=players["b1"], player_two=players["b2"], name="Brandon Aces"
+        ),
+    }
+    return Scene(club=a, users=_users(a), event=event, players=players, teams=teams)
+
+
+# --- The doors ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Door:
+    name: str
+    kind: str  # "api", "table" or "page"
+    send: Callable[[Scene, Client, dict[str, Any]], Any]  # scene, client, the case's objects
+
+
+def _hand_entry() -> dict[str, Any]:
+    return {
+        "bidder": 1,
+        "bid": 7,
+        "contract": "trump",
+        "trump": "hearts",
+        "bidding_team_tricks": 5,
+        "five_hearts": "ew",
+        "three_spades": "ns",
+    }
+
+
+def _api_hand(scene: Scene, client: Client, objects: dict[str, Any]) -> Any:
+    body = {**_hand_entry(), "client_id": str(uuid.uuid4()), "entered_by_seat": 0}
+    return client.post(f"/api/games/{scene.game.id}/hands/", body, format="json")
+
+
+def _table_hand(scene: Scene, client: Client, objects: dict[str, Any]) -> Any:
+    body = {
+        "game_id": scene.game.id,
+        "client_id": str(uuid.uuid4()),
+        "entered_by_seat": 0,
+        "entry": _hand_entry(),
+    }
+    return client.post(
+        f"/table/{scene.setup.table.id}/hands", body, content_type="application/json"
+    )
+
+
+def _last_hand(scene: Scene) -> Hand:
+    hand = Hand.with_pending.filter(game_id=scene.game.id).order_by("-number").first()
+    assert hand is not None
+    return hand
+
+
+def _api_undo(scene: Scene, client: Client, objects: dict[str, Any]) -> Any:
+    number = _last_hand(scene).number
+    return client.post(f"/api/games/{scene.game.id}/undo/", {"number": number}, format="json")
+
+
+def _table_undo(scene: Scene, client: Client, objects: dict[str, Any]) -> Any:
+    hand = _last_hand(scene)
+    body = {"game_id": scene.game.id, "number": hand.number, "client_id": str(hand.client_id)}
+    return client.post(f"/table/{scene.setup.table.id}/undo", body, content_type="application/json")
+
+
+def _pair(scene: Scene, objects: dict[str, Any]) -> tuple[Player, Player]:
+    return scene.players[objects["players"][0]], scene.players[objects["players"][1]]
+
+
+def _event_id(scene: Scene) -> int:
+    assert scene.event is not None
+    return scene.event.id
+
+
+def _api_entry(scene: Scene, client: Client, objects: dict[str, Any]) -> Any:
+    one, two = _pair(scene, objects)
+    body = {"player_one": one.id, "player_two": two.id}
+    return client.post(f"/api/events/{_event_id(scene)}/entries/", body, format="json")
+
+
+def _entry_page(scene: Scene, client: Client, objects: dict[str, Any]) -> Any:
+    one, two = _pair(scene, objects)
+    body = {"player_one": one.name, "player_two": two.name}
+    return client.post(f"/events/{_event_id(scene)}/entries/add/", body)
+
+
+def _csv(scene: Scene, objects: dict[str, Any]) -> str:
+    one, two = _pair(scene, objects)
+    return f"player_one,player_two\n{one.name},{two.name}\n"
+
+
+def _csv_page(scene: Scene, client: Client, objects: dict[str, Any]) -> Any:
+    body = {"csv": _csv(scene, objects), "confirm": "on"}
+    return client.post(f"/events/{_event_id(scene)}/entries/import/", body)
+
+
+def _csv_api(scene: Scene, client: Client, objects: dict[str, Any]) -> Any:
+    body = {"csv": _csv(scene, objects)}
+    return client.post(f"/api/events/{_event_id(scene)}/entries/import/", body, format="json")
+
+
+def _api_team(scene: Scene, client: Client, objects: dict[str, Any]) -> Any:
+    one, two = _pair(scene, objects)
+    body = {"club": scene.club.id, "player_one_id": one.id, "player_two_id": two.id}
+    return client.post("/api/teams/", body, format="json")
+
+
+def _api_game(scene: Scene, client: Client, objects: dict[str, Any]) -> Any:
+    ns, ew = scene.teams[objects["teams"][0]], scene.teams[objects["teams"][1]]
+    body: dict[str, Any] = {
+        "club": scene.club.id,
+        "ns_team": ns.id,
+        "ew_team": ew.id,
+        "first_dealer": 0,
+    }
+    seats = objects.get("seats")
+    if seats:
+        body.update({seat: scene.players[key].id for seat, key in seats.items()})
+    return client.post("/api/games/", body, format="json")
+
+
+DOORS = {
+    door.name: door
+    for door in (
+        Door("games API", "api", _api_hand),
+        Door("table page", "table", _table_hand),
+        Door("games API undo", "api", _api_undo),
+        Door("table page undo", "table", _table_undo),
+        Door("entries API", "api", _api_entry),
+        Door("add-entry page", "page", _entry_page),
+        Door("CSV import page", "page", _csv_page),
+        Door("CSV import API", "api", _csv_api),
+        Door("teams API", "api", _api_team),
+        Door("games API, new game", "api", _api_game),
+    )
+}
+
+
+# --- The outcomes ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Allowed:
+    what: str  # the write, in words
+    check: Callable[[Scene, dict[str, Any]], None]
+
+
+@dataclass(frozen=True)
+class Refused:
+    status: int
+    sentence: str  # formatted with Scene.text()
+
+
+def _counted(scene: Scene, objects: dict[str, Any]) -> None:
+    assert Hand.objects.filter(game_id=scene.game.id).count() == 1
+    assert scene.game.hand_count == 1
+
+
+def _pending(scene: Scene, objects: dict[str, Any]) -> None:
+    assert Hand.objects.filter(game_id=scene.game.id).count() == 0
+    assert Hand.with_pending.get(game_id=scene.game.id).status == "pending"
+    assert scene.game.hand_count == 0
+
+
+def _taken_back(before: int) -> Callable[[Scene, dict[str, Any]], None]:
+    def check(scene: Scene, objects: dict[str, Any]) -> None:
+        assert Hand.with_pending.filter(game_id=scene.game.id).count() == before - 1
+        assert scene.game.hand_count == before - 1
+
+    return check
+
+
+def _reopened(scene: Scene, objects: dict[str, Any]) -> None:
+    game = scene.game
+    assert (game.status, game.hand_count) == ("in_progress", 2)
+
+
+def _entered(records: str) -> Callable[[Scene, dict[str, Any]], None]:
+    """The event's one entry holds: the very records named ("same"), records of no club now
+    the club's visitors ("adopted"), or new visitors of the club by the names typed ("new")."""
+
+    def check(scene: Scene, objects: dict[str, Any]) -> None:
+        entry = Entry.objects.select_related("team").get(event=scene.event)
+        assert entry.team is not None
+        named = _pair(scene, objects)
+        held = [entry.team.player_one, entry.team.player_two]
+        assert sorted(p.name for p in held) == sorted(p.name for p in named)
+        if records in ("same", "adopted"):
+            assert {p.id for p in held} == {p.id for p in named}
+        else:
+            assert not {p.id for p in held} & {p.id for p in named}, "another club's records"
+        if records in ("adopted", "new"):
+            assert all(p.host_club_id == scene.club.id for p in held)
+
+    return check
+
+
+COUNTED = Allowed("the hand counts at once", _counted)
+PENDING = Allowed("the hand waits for the other partnership", _pending)
+
+
+# --- The cases ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Case:
+    name: str
+    actor: str  # "organiser", "scorekeeper", "player" (of the scene's club) or "tablet"
+    objects: dict[str, Any]  # what the case names, for its doors (and its name)
+    scene: Callable[[], Scene]
+    doors: tuple[str, ...]
+    expect: Allowed | Refused
+    xfail: dict[str, str] = field(default_factory=dict)  # door -> the branch fixing it
+
+
+HANDS = ("games API", "table page")
+UNDO = ("games API undo", "table page undo")
+ENTRIES = ("entries API", "add-entry page", "CSV import page", "CSV import API")
+BY_NAME = ("add-entry page", "CSV import page", "CSV import API")
+
+
+def hand_case(actor: str, kind: str, verification: bool, started: bool, expect: Any) -> Case:
+    where = "club night" if kind == NIGHT else "tournament"
+    name = (
+        f"hand by {actor}, {where}, verification {'on' if verification else 'off'}, round "
+        f"{'started' if started else 'not started'}"
+    )
+    return Case(
+        name,
+        actor,
+        {"event": kind, "verification": verification, "round started": started},
+        hand_scene(kind, verification, started),
+        ("table page",) if actor == "tablet" else HANDS,  # the API takes no table codes
+        expect,
+    )
+
+
+CASES: list[Case] = [
+    # --- Entering a hand: who, where, verification, the round's start ---
+    # actor, event, verification, round started, outcome
+    *[
+        hand_case(*row)
+        for row in (
+            ("organiser", NIGHT, ON, STARTED, COUNTED),  # an organiser's entry counts at once
+            ("organiser", NIGHT, OFF, STARTED, COUNTED),
+            ("organiser", TOURNAMENT, ON, STARTED, COUNTED),
+            ("organiser", TOURNAMENT, OFF, STARTED, COUNTED),
+            ("organiser", NIGHT, ON, NOT_STARTED, Refused(400, NOT_STARTED_TEXT)),
+            ("organiser", NIGHT, OFF, NOT_STARTED, Refused(400, NOT_STARTED_TEXT)),
+            ("organiser", TOURNAMENT, ON, NOT_STARTED, Refused(400, NOT_STARTED_TEXT)),
+            ("organiser", TOURNAMENT, OFF, NOT_STARTED, Refused(400, NOT_STARTED_TEXT)),
+            ("scorekeeper", NIGHT, ON, STARTED, PENDING),
+            ("scorekeeper", NIGHT, OFF, STARTED, COUNTED),
+            ("scorekeeper", TOURNAMENT, ON, STARTED, Refused(403, WRITERS_AT_A_TOURNAMENT)),
+            ("scorekeeper", TOURNAMENT, OFF, STARTED, Refused(403, WRITERS_AT_A_TOURNAMENT)),
+            ("scorekeeper", NIGHT, ON, NOT_STARTED, Refused(400, NOT_STARTED_TEXT)),
+            ("scorekeeper", NIGHT, OFF, NOT_STARTED, Refused(400, NOT_STARTED_TEXT)),
+            ("scorekeeper", TOURNAMENT, ON, NOT_STARTED, Refused(403, WRITERS_AT_A_TOURNAMENT)),
+            ("scorekeeper", TOURNAMENT, OFF, NOT_STARTED, Refused(403, WRITERS_AT_A_TOURNAMENT)),
+            ("tablet", NIGHT, ON, STARTED, PENDING),
+            ("tablet", NIGHT, OFF, STARTED, COUNTED),
+            ("tablet", TOURNAMENT, ON, STARTED, PENDING),
+            ("tablet", TOURNAMENT, OFF, STARTED, COUNTED),
+            ("tablet", NIGHT, ON, NOT_STARTED, Refused(400, NOT_STARTED_TEXT)),
+            ("tablet", NIGHT, OFF, NOT_STARTED, Refused(400, NOT_STARTED_TEXT)),
+            ("tablet", TOURNAMENT, ON, NOT_STARTED, Refused(400, NOT_STARTED_TEXT)),
+            ("tablet", TOURNAMENT, OFF, NOT_STARTED, Refused(400, NOT_STARTED_TEXT)),
+            ("player", NIGHT, ON, STARTED, Refused(403, WRITERS_AT_A_CLUB_NIGHT)),
+            ("player", TOURNAMENT, ON, STARTED, Refused(403, WRITERS_AT_A_TOURNAMENT)),
+        )
+    ],
+    # --- Taking a hand back ---
+    *[
+        Case(
+            f"undo of the hand just entered, by {actor}",
+            actor,
+            {"hand": "2, the last entered"},
+            undo_scene(taken_back=False),
+            ("table page undo",) if actor == "tablet" else UNDO,
+            Allowed("hand 2 is taken back", _taken_back(2)),
+        )
+        for actor in ("scorekeeper", "tablet", "organiser")
+    ],
+    *[
+        Case(
+            f"chained undo (hand 1 after hand 2), by {actor}",
+            actor,
+            {"hand": "1, after 2 was undone"},
+            undo_scene(taken_back=True),
+            ("table page undo",) if actor == "tablet" else UNDO,
+            Refused(400, UNDO_NOT_LAST),
+        )
+        for actor in ("scorekeeper", "tablet")
+    ],
+    Case(
+        "chained undo (hand 1 after hand 2), by organiser",
+        "organiser",
+        {"hand": "1, after 2 was undone"},
+        undo_scene(taken_back=True),
+        UNDO,
+        Allowed("hand 1 is taken back: an organiser's undo is not limited", _taken_back(1)),
+    ),
+    *[
+        Case(
+            f"undo at a finished game carried forward, {where}, by {actor}",
+            actor,
+            {"game": "finished, round 2 drawn"},
+            finished_scene(kind),
+            ("table page undo",) if actor == "tablet" else UNDO,
+            Refused(400, CARRIED_FORWARD),
+        )
+        for actor, kind, where in (
+            ("tablet", TOURNAMENT, "tournament"),
+            ("tablet", NIGHT, "club night"),
+            ("scorekeeper", NIGHT, "club night"),
+        )
+    ],
+    *[
+        Case(
+            f"undo at a finished game carried forward, {where}, by organiser",
+            "organiser",
+            {"game": "finished, round 2 drawn"},
+            finished_scene(kind),
+            UNDO,
+            Allowed("the organiser reopens the game", _reopened),
+        )
+        for kind, where in ((TOURNAMENT, "tournament"), (NIGHT, "club night"))
+    ],
+    # --- Registering an entry ---
+    Case(
+        "entry naming club B's members by id",
+        "organiser",
+        {"players": ("b1", "b2")},
+        clubs_scene,
+        ("entries API",),  # the pages take names (next case)
+        Refused(400, NOT_KNOWN),
+    ),
+    Case(
+        "entry naming club B's members by name",
+        "organiser",
+        {"players": ("b1", "b2")},
+        clubs_scene,
+        BY_NAME,
+        Allowed(
+            "two new visitors of club A by those names; B's records untouched", _entered("new")
+        ),
+    ),
+    Case(
+        "entry naming club A's members",
+        "organiser",
+        {"players": ("a1", "a2")},
+        clubs_scene,
+        ENTRIES,
+        Allowed("the members' own records", _entered("same")),
+    ),
+    Case(
+        "entry naming records of no club",
+        "organiser",
+        {"players": ("none1", "none2")},
+        clubs_scene,
+        ENTRIES,
+        Allowed("the records, now visitors of club A", _entered("adopted")),
+    ),
+    # --- Teams and games ---
+    Case(
+        "a partnership of club B's members",
+        "organiser",
+        {"players": ("b1", "b2")},
+        clubs_scene,
+        ("teams API", "entries API"),
+        Refused(400, NOT_KNOWN),
+    ),
+    Case(
+        "a game of club B's team",
+        "organiser",
+        {"teams": ("b", "a")},
+        clubs_scene,
+        ("games API, new game",),  # no page starts a game
+        Refused(400, "Team {b_team} is not a team of {club}."),
+    ),
+    Case(
+        "a game seating club B's member",
+        "organiser",
+        {"teams": ("a", "a2"), "seats": {"north": "b1", "south": "a2", "east": "a3", "west": "a4"}},
+        clubs_scene,
+        ("games API, new game",),
+        Refused(400, "North and south must be the two players of {a_team_name}."),
+    ),
+]
+
+
+# --- Running a case through a door -------------------------------------------------------------
+
+
+def client_for(scene: Scene, case: Case, door: Door) -> Client:
+    client: Client = APIClient() if door.kind == "api" else Client()
+    if case.actor == "tablet":
+        return opened(scene.setup, client)
+    client.force_login(scene.users[case.actor])
+    return client
+
+
+def error_messages(answer: Any) -> list[str]:
+    return [m.message for m in get_messages(answer.wsgi_request) if m.level == ERROR]
+
+
+def said(answer: Any, door: Door) -> str:
+    if door.kind in ("api", "table"):
+        return str(answer.json().get("detail"))
+    return " | ".join(error_messages(answer)) or answer.content.decode()[:2000]
+
+
+def params() -> Iterator[Any]:
+    for case in CASES:
+        for name in case.doors:
+            reason = case.xfail.get(name)
+            marks = [pytest.mark.xfail(strict=True, reason=reason)] if reason else []
+            yield pytest.param(case, DOORS[name], id=f"{case.name} | {name}", marks=marks)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(("case", "door"), list(params()))
+def test_each_door_gives_the_cases_outcome(case: Case, door: Door) -> None:
+    scene = case.scene()
+    client = client_for(scene, case, door)
+    before = snapshot()
+    answer = door.send(scene, client, case.objects)
+    written = changes(before, snapshot())
+    where = f"{case.name} through the {door.name}"
+    if isinstance(case.expect, Refused):
+        sentence = case.expect.sentence.format_map(scene.text())
+        if door.kind == "page":  # the form again, or back with the sentence as a message
+            assert answer.status_code in (200, 302, 400), f"{where}: {answer.status_code}"
+            shown = (
+                sentence in error_messages(answer) or escape(sentence) in answer.content.decode()
+            )
+            assert shown, f"{where}: expected {sentence!r}, said {said(answer, door)!r}"
+        else:
+            status = answer.status_code
+            assert status == case.expect.status, (
+                f"{where}: {status}, expected {case.expect.status}: {said(answer, door)}"
+            )
+            assert said(answer, door) == sentence, f"{where}: {said(answer, door)!r}"
+        assert not written, f"{where} was refused but wrote:\n" + "\n".join(written)
+    else:
+        if door.kind == "page":
+            assert answer.status_code == 302 and not error_messages(answer), (
+                f"{where}: {answer.status_code} {said(answer, door)}"
+            )
+        else:
+            assert 200 <= answer.status_code < 300, (
+                f"{where}: {answer.status_code}: {said(answer, door)}"
+            )
+        assert written, f"{where} was answered {answer.status_code} but wrote nothing"
+        case.expect.check(scene, case.objects)
+
+
+def test_every_case_has_a_door_and_a_unique_name() -> None:
+    names = [case.name for case in CASES]
+    assert len(names) == len(set(names))
+    for case in CASES:
+        assert case.doors and set(case.doors) <= set(DOORS), case.name
+        assert set(case.xfail) <= set(case.doors), case.name
