@@ -20,8 +20,9 @@ from kaiser_club.roles import Role
 from scoring.models import Game, Hand
 from tests.factories import member
 from tests.tournaments.helpers import generate, hand_json, make_event, win_for
+from tournaments import services as events
 from tournaments.choices import JobStatus
-from tournaments.models import Pairing, ReportJob
+from tournaments.models import Pairing, ReportJob, Round
 from tournaments.reports import services
 
 from .private_redis import Worker, need_postgres, private_redis, sending_to
@@ -39,6 +40,10 @@ def wait_for(job: ReportJob, statuses: tuple[str, ...], seconds: float) -> Repor
     return job
 
 
+def start_round(event: Any) -> None:
+    events.round_start(round_=Round.objects.get(event=event, number=1))
+
+
 def test_hands_recorded_and_reports_wait_while_redis_is_down(
     tmp_path: Path, settings: Any, client: Any, api_client: Any
 ) -> None:
@@ -46,6 +51,7 @@ def test_hands_recorded_and_reports_wait_while_redis_is_down(
     started = time.monotonic()
     event = make_event(teams=4, format="swiss", verification=False)
     generate(event)  # eager, before Redis matters
+    start_round(event)  # hands count once the round has started
     pairings = list(Pairing.objects.filter(event=event, game__isnull=False).select_related("home"))
     win_for(pairings[0], pairings[0].home)
     organiser = member(event.club, Role.ORGANISER)
@@ -121,6 +127,7 @@ def test_a_hung_redis_delays_a_hand_and_a_report_request_by_seconds_not_forever(
     with REDIS_SOCKET_TIMEOUT the request ends and the job waits in PostgreSQL."""
     event = make_event(teams=4, format="swiss", verification=False)
     generate(event)
+    start_round(event)
     game = Pairing.objects.filter(event=event, game__isnull=False).first().game  # type: ignore[union-attr]
     assert game is not None
     organiser = member(event.club, Role.ORGANISER)
