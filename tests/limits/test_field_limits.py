@@ -34,6 +34,20 @@ def column(model: Any, name: str) -> Field[Any, Any]:
     return found
 
 
+EVENT_SETTINGS = {
+    name: column(Event, name)
+    for name in (
+        "name",
+        "venue",
+        "minutes_per_game",
+        "rounds",
+        "forfeit_winner_score",
+        "forfeit_loser_score",
+        "pool_count",
+        "pool_advance",
+    )
+}
+
 STORED: dict[str, dict[str, Field[Any, Any]]] = {
     "scoring.api.serializers.TeamSerializer": {"name": column(Team, "name")},
     "scoring.api.serializers.HandEntrySerializer": {
@@ -53,19 +67,7 @@ STORED: dict[str, dict[str, Field[Any, Any]]] = {
         "email": column(Player, "email"),
     },
     "tournaments.api.serializers.SeasonSerializer": {"name": column(Season, "name")},
-    "tournaments.api.serializers.EventSettingsSerializer": {
-        name: column(Event, name)
-        for name in (
-            "name",
-            "venue",
-            "minutes_per_game",
-            "rounds",
-            "forfeit_winner_score",
-            "forfeit_loser_score",
-            "pool_count",
-            "pool_advance",
-        )
-    },
+    "tournaments.api.serializers.EventSettingsSerializer": EVENT_SETTINGS,
     "tournaments.api.serializers.EntryCreateSerializer": {
         "name": column(Entry, "name"),
         "seed": column(Entry, "seed"),
@@ -89,19 +91,7 @@ STORED: dict[str, dict[str, Field[Any, Any]]] = {
         "substitute_name": column(Player, "name"),
         "reason": column(Substitution, "reason"),
     },
-    "tournaments.forms.EventForm": {
-        name: column(Event, name)
-        for name in (
-            "name",
-            "venue",
-            "minutes_per_game",
-            "rounds",
-            "forfeit_winner_score",
-            "forfeit_loser_score",
-            "pool_count",
-            "pool_advance",
-        )
-    },
+    "tournaments.forms.EventForm": EVENT_SETTINGS,
     "tournaments.forms.SeasonForm": {"name": column(Season, "name")},
     "tournaments.forms.TeamEntryForm": {
         "player_one": column(Player, "name"),
