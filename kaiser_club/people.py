@@ -133,12 +133,14 @@ def _distance(a: str, b: str, limit: int) -> int:
 
 
 def names_close(a: str, b: str) -> bool:
-    """Two folded names that could be one person's: the same, one or two letters apart (for
-    names of five letters or more), or the same surname with the same first initial ("R. Bear",
-    "Ron Bear")."""
+    """Two folded names that could be one person's: the same, a letter apart (two for names of
+    ten letters or more; none under five), or the same surname with the same first initial
+    ("R. Bear", "Ron Bear")."""
     if a == b:
         return True
-    if min(len(a), len(b)) >= 5 and _distance(a, b, 2) <= 2:
+    shorter = min(len(a), len(b))
+    allowed = 2 if shorter >= 10 else 1 if shorter >= 5 else 0
+    if allowed and _distance(a, b, allowed) <= allowed:
         return True
     ta, tb = a.split(), b.split()
     return len(ta) > 1 and len(tb) > 1 and ta[-1] == tb[-1] and ta[0][:1] == tb[0][:1]
