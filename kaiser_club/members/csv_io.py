@@ -27,6 +27,7 @@ from enum import StrEnum
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
 from django.db import transaction
+from django.utils.translation import gettext as _
 
 from ..actors import Actor
 from ..errors import InvalidInput
@@ -162,11 +163,17 @@ def _record(
     try:
         choice = parse_choice(id_text)
     except InvalidInput:
-        return None, [f"Row {number}: id '{id_text[:20]}' is neither a record's id nor new."]
+        return None, [
+            _("Row %(row)d: id '%(id)s' is neither a record's id nor new.")
+            % {"row": number, "id": id_text[:20]}
+        ]
     if isinstance(choice, int) and choice not in {p.id for p in pool.rows}:
         return None, [
-            f"Row {number}: record {choice} is not a member, a former member or a visitor of "
-            f"{club.name}; leave the id empty to find the person by email and name."
+            _(
+                "Row %(row)d: record %(id)d is not a member, a former member or a visitor of "
+                "%(club)s; leave the id empty to find the person by email and name."
+            )
+            % {"row": number, "id": choice, "club": club.name}
         ]
     if not name and choice is None:
         return None, []
@@ -175,8 +182,11 @@ def _record(
         facts = facts_of(found.candidates, club=club)
         listed = "; ".join(facts[p.id].summary() for p in found.candidates)
         return None, [
-            f"Row {number}: {len(found.candidates)} records could be {name or email}: {listed}. "
-            "Write the id of the right one in the id column, or new for another person."
+            _(
+                "Row %(row)d: %(n)d records could be %(name)s: %(list)s. Write the id of the "
+                "right one in the id column, or new for another person."
+            )
+            % {"row": number, "n": len(found.candidates), "name": name or email, "list": listed}
         ]
     return found.player, []
 
@@ -237,7 +247,8 @@ def members_csv_preview(*, club: Club, text: str, actor: Actor | None = None) ->
         owner = member_emails.get(email.lower()) if email else None
         if owner is not None and (player is None or owner != player.id):
             problems.append(
-                f"Row {number}: {email} is already the email of another member of {club.name}."
+                _("Row %(row)d: %(email)s is already the email of another member of %(club)s.")
+                % {"row": number, "email": email, "club": club.name}
             )
         if problems or role is None:
             preview.errors.extend(problems)

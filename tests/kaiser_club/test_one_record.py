@@ -362,3 +362,23 @@ def test_the_add_page_asking_which_record_reads_a_fixed_number_of_queries(
         answer = client.post(url, {"new-name": "Stan Melnyk", "new-role": "player"})
     assert answer.status_code == 409
     assert answer.content.decode().count('name="new-choice"') == size + 1
+
+
+def test_the_new_sentences_are_in_french(client: Any, club: Club, admin: Any) -> None:
+    join(club, Player.objects.create(name="Stan Melnyk"))
+    Player.objects.create(name="Stan Melnik", host_club=club)
+    client.force_login(admin)
+    merge = client.get(
+        reverse("clubs:members-merge", args=[club.slug]), HTTP_ACCEPT_LANGUAGE="fr"
+    ).content.decode()
+    assert "Fiches qui pourraient être une même personne" in merge and "des noms proches" in merge
+    asked = client.post(
+        reverse("clubs:member-add", args=[club.slug]),
+        {"new-name": "Stan Melnik", "new-role": "player"},
+        HTTP_ACCEPT_LANGUAGE="fr",
+    ).content.decode()
+    assert "Quelle fiche est Stan Melnik ?" in asked and "visiteur de Saskatoon Kaiser" in asked
+    past = client.get(
+        reverse("clubs:members-past", args=[club.slug]), HTTP_ACCEPT_LANGUAGE="fr"
+    ).content.decode()
+    assert "Anciens membres et visiteurs de" in past and "Réinscrire" in past

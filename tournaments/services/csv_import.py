@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.db import transaction
+from django.utils.translation import gettext
 
 from kaiser_club.errors import InvalidInput
 from kaiser_club.models import Club, Player
@@ -171,8 +172,11 @@ def _check_rows(event: Event, rows: list[ImportRow], needed: list[str]) -> None:
                 facts = facts_of(match.candidates, club=event.club)
                 listed = "; ".join(f"{p.name} ({facts[p.id].summary()})" for p in match.candidates)
                 row.errors.append(
-                    f"More than one player could be {name}: {listed}. Write the right one's id "
-                    f"in a {column}_id column, or new for another person."
+                    gettext(
+                        "More than one player could be %(name)s: %(list)s. Write the right one's "
+                        "id in a %(column)s_id column, or new for another person."
+                    )
+                    % {"name": name, "list": listed, "column": column}
                 )
                 row.players.append(None)
             elif match.player is not None:
