@@ -165,8 +165,9 @@ def _check_rows(event: Event, rows: list[ImportRow], needed: list[str]) -> None:
                 row.players.append(None)
                 continue
             match = pool.match(name=name, choice=choice)
-            if match.player is None and key in seen_players and choice is None:
-                row.errors.append(f"{name} is also on line {seen_players[key]}.")
+            earlier = seen_players.get(key, row.line)
+            if match.player is None and choice is None and earlier != row.line:
+                row.errors.append(f"{name} is also on line {earlier}.")
             seen_players.setdefault(key, row.line)
             if match.ambiguous:
                 facts = facts_of(match.candidates, club=event.club)

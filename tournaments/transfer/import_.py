@@ -585,7 +585,9 @@ def event_import(
 
     ``actor`` is the importing user, whose organiser roles scope the import (see the module's
     docstring); None is the server's operator at the command line, who may do what staff may.
-    Raises NotAllowed (the actor may not import this event) or ImportRefused (the file)."""
+    ``choices`` says which record a player of the file is (ref -> id, or NEW) where more than
+    one could be. Raises NotAllowed (the actor may not import this event), ImportRefused (the
+    file) or ChooseRecord (a player more than one record could be, and no choice for it)."""
     result = _run(data, _Scope.of(actor, choices), preview=False)
     assert isinstance(result, ImportResult)
     return result
