@@ -1,6 +1,6 @@
 from django.contrib import admin
 
-from .models import Club, Invitation, Membership, Player
+from .models import Club, FormerMembership, Invitation, Membership, Player
 
 
 class MembershipInline(admin.TabularInline):
@@ -30,6 +30,15 @@ class MembershipAdmin(admin.ModelAdmin):
     list_filter = ["role", "club"]
     search_fields = ["player__name", "club__name"]
     list_select_related = ["player", "club"]
+
+
+@admin.register(FormerMembership)
+class FormerMembershipAdmin(admin.ModelAdmin):
+    list_display = ["player", "club", "role", "joined_at", "left_at"]
+    list_filter = ["club"]
+    search_fields = ["player__name", "club__name"]
+    list_select_related = ["player", "club"]
+    raw_id_fields = ["player"]
 
 
 @admin.register(Invitation)

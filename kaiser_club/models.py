@@ -79,6 +79,30 @@ class Membership(models.Model):
         return f"{self.player} — {self.club} ({self.get_role_display()})"
 
 
+class FormerMembership(models.Model):
+    """A membership that ended: the club's past. The player record stays the club's to see,
+    merge and add again (as the same record, with its games and rating), and a person typed in
+    later under the same name or email is found, not made twice. Ends when the player becomes
+    a member again."""
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="former_memberships")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="former_memberships")
+    role = models.CharField(max_length=20, choices=Role.choices, default=Role.PLAYER)
+    joined_at = models.DateTimeField()
+    left_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["club", "player__name"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["club", "player"], name="one_former_membership_per_club"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} — {self.club} (until {self.left_at:%Y-%m-%d})"
+
+
 class Invitation(models.Model):
     """A link that lets a person claim a member's player record with a sign-in account.
 

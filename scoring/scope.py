@@ -1,7 +1,8 @@
 """Which players and teams a club may name in its writes.
 
-A club knows its members, the visitors it typed in (``Player.host_club``) and everyone who has
-played in one of its partnerships (a removed member, a visitor seated at one of its events). A
+A club knows its members, its former members, the visitors it typed in (``Player.host_club``)
+and everyone who has played in one of its partnerships (a visitor seated at one of its events):
+``kaiser_club.people`` says so in one place. A
 write made for a club may name only those: an organiser of club A cannot put club B's members in
 a team, a game or an entry, and so cannot change their statistics or learn their names."""
 
@@ -12,6 +13,7 @@ from collections.abc import Iterable
 from django.db.models import Q, QuerySet
 from django.utils.translation import gettext
 
+from kaiser_club import people
 from kaiser_club.errors import InvalidInput
 from kaiser_club.models import Club, Player
 
@@ -19,34 +21,21 @@ from .models import Team
 
 
 def players_known_to(*, club_id: int) -> QuerySet[Player]:
-    teams = Team.objects.filter(club_id=club_id)
-    return Player.objects.filter(
-        Q(memberships__club_id=club_id)
-        | Q(host_club_id=club_id)
-        | Q(id__in=teams.values("player_one_id"))
-        | Q(id__in=teams.values("player_two_id"))
-    ).distinct()
+    """Its members, former members and visitors, and the players of its partnerships
+    (``kaiser_club.people``, where this app adds the partnerships)."""
+    return people.players_known_to(club_ids=[club_id])
 
 
 def players_open_to(*, club_id: int) -> QuerySet[Player]:
     """The players a club may name: those it knows, and records no club knows yet."""
-    teams = Team.objects.exclude(club=None)
-    no_club = (
-        Q(memberships=None, host_club=None)
-        & ~Q(id__in=teams.values("player_one_id"))
-        & ~Q(id__in=teams.values("player_two_id"))
+    return Player.objects.filter(
+        Q(id__in=players_known_to(club_id=club_id).values("id"))
+        | Q(id__in=people.players_of_no_club().values("id"))
     )
-    return Player.objects.filter(Q(id__in=players_known_to(club_id=club_id).values("id")) | no_club)
 
 
 def _tied_to_a_club(player_ids: list[int]) -> QuerySet[Player]:
-    teams = Team.objects.exclude(club=None)
-    return Player.objects.filter(id__in=player_ids).filter(
-        Q(memberships__isnull=False)
-        | Q(host_club__isnull=False)
-        | Q(id__in=teams.values("player_one_id"))
-        | Q(id__in=teams.values("player_two_id"))
-    )
+    return people.players_known_to(club_ids=None).filter(id__in=player_ids)
 
 
 def players_of_other_clubs(*, club: Club, players: Iterable[Player]) -> list[Player]:
@@ -88,9 +77,9 @@ def require_known_players(
         raise not_known(club=club, player_id=foreign[0].id, field=field)
     orphans = [p.id for p in players if p.host_club_id is None]
     if orphans:
-        Player.objects.filter(id__in=orphans, host_club=None, memberships=None).update(
-            host_club=club
-        )
+        Player.objects.filter(
+            id__in=orphans, host_club=None, memberships=None, former_memberships=None
+        ).update(host_club=club)
 
 
 def require_club_team(*, club: Club, team: Team, field: str | None = None) -> None:

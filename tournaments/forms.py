@@ -7,6 +7,8 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from kaiser_club.errors import KaiserError
+from kaiser_club.people import NEW, parse_choice
 from kaiser_club.request_limits import LARGEST_ID
 from scoring.rules import PRESETS
 
@@ -207,11 +209,33 @@ class SubstituteForm(forms.Form):
         label=_("Substitute"),
         help_text=_("A player's name: one the club knows, or a new visitor."),
     )
+    substitute_record = forms.CharField(
+        max_length=20,
+        required=False,
+        label=_("Which record"),
+        help_text=_(
+            "When the page lists several records of that name: the id of the right one, or "
+            "new for another person."
+        ),
+    )
     reason = forms.CharField(max_length=300, required=False)
 
     def __init__(self, *args: Any, seated: Any = (), **kw: Any) -> None:
         super().__init__(*args, **kw)
         self.fields["replaced"].widget.choices = [(p.id, p.name) for p in seated]  # type: ignore[attr-defined]
+
+    def clean(self) -> dict[str, Any]:
+        """The record chosen becomes the service's arguments: an id (the substitute), or new."""
+        data = super().clean() or {}
+        try:
+            choice = parse_choice(data.pop("substitute_record", None))
+        except KaiserError as exc:
+            raise forms.ValidationError({"substitute_record": exc.message}) from None
+        if isinstance(choice, int):
+            data["substitute"], data["substitute_name"] = choice, ""
+        elif choice == NEW:
+            data["substitute_new"] = True
+        return data
 
 
 class RollbackForm(forms.Form):

@@ -12,10 +12,12 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from ..actors import Actor
 from ..errors import NotFound
 from ..members import services
 from ..members.selectors import club_members, membership_in_club
 from ..models import Club, Membership
+from ..people import NEW, Choice
 from ..roles import Role
 from ..selectors import role_in_club
 
@@ -23,7 +25,10 @@ ERRORS = {
     400: OpenApiResponse(description="The request breaks a rule; a message per field."),
     403: OpenApiResponse(description="Your role in this club does not allow this."),
     404: OpenApiResponse(description="No such club or member, or not a club of yours."),
-    409: OpenApiResponse(description="It clashes with another member (the same email)."),
+    409: OpenApiResponse(
+        description="It clashes with another member (the same email), or more than one record "
+        "could be this person (code choose_player, with the choices)."
+    ),
 }
 
 
@@ -61,6 +66,17 @@ class MemberCreateSerializer(serializers.Serializer[Any]):
     name = serializers.CharField(max_length=120)
     email = serializers.EmailField(required=False, allow_blank=True, default="", max_length=254)
     role = serializers.ChoiceField(choices=Role.choices, default=Role.PLAYER)
+    player_id = serializers.IntegerField(
+        required=False,
+        allow_null=True,
+        min_value=1,
+        max_value=2**63 - 1,
+        help_text="The record this person already has (one of the choices of a 409 answer).",
+    )
+    new = serializers.BooleanField(
+        default=False,
+        help_text="A new record: another person of the same name as the records offered.",
+    )
 
 
 class MemberRoleSerializer(serializers.Serializer[Any]):
@@ -87,13 +103,21 @@ class MemberListView(APIView):
 
     @extend_schema(request=MemberCreateSerializer, responses={201: MemberAdminSerializer, **ERRORS})
     def post(self, request: Request, club_id: int) -> Response:
-        """Adds a new player record as a member (club admins)."""
+        """Adds a member (club admins): the record the person already has when one is found
+        by email; a record of the same name is asked about (409, code ``choose_player``, with
+        ``choices``): send again with its ``player_id``, or ``new: true`` for a new record."""
         club, _role = club_and_role(request, club_id, at_least=Role.CLUB_ADMIN)
         incoming = MemberCreateSerializer(data=request.data)
         incoming.is_valid(raise_exception=True)
         data = incoming.validated_data
+        choice: Choice | None = NEW if data["new"] else data.get("player_id")
         membership = services.member_add(
-            club=club, name=data["name"], email=data["email"], role=Role(data["role"])
+            club=club,
+            name=data["name"],
+            email=data["email"],
+            role=Role(data["role"]),
+            actor=Actor.of(request.user),
+            choice=choice,
         )
         return Response(MemberAdminSerializer(membership).data, status=status.HTTP_201_CREATED)
 

@@ -2,12 +2,18 @@
 each would do, then the import itself, which checks again and writes all rows or none.
 
 The file: a header row naming the columns, then one member a row. ``name`` is required;
-``email`` and ``role`` may be left out (role: player). Other columns are ignored, so a file
-exported here imports as it is. Rows are numbered as a spreadsheet shows them: the header is
-row 1, the first member row 2.
+``id``, ``email`` and ``role`` may be left out (role: player). Other columns are ignored, so a
+file exported here imports as it is. Rows are numbered as a spreadsheet shows them: the header
+is row 1, the first member row 2.
 
-A row whose email (or, without an email, whose name) matches a member of the club updates that
-member's role and name; any other row makes a new player record and membership.
+Which record a row is (``kaiser_club.people``): the record whose ``id`` it gives (the export
+gives every member's, so two members of one name round-trip), or ``new`` there for a new
+record; without an id, the record with its email, then the one record of its name (whose email,
+if any, is the row's) among the club's members and its past (former members, visitors) and the
+records of the importer's other clubs. A row of a member updates that member's name, email and
+role; a row of a former member or a visitor makes that same record a member again; a row that
+more than one record could be is refused with the candidates' ids, to be written in the id
+column. Only a row that matches no record, or says ``new``, makes a new record.
 """
 
 from __future__ import annotations
@@ -15,21 +21,24 @@ from __future__ import annotations
 import csv
 import io
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
 from django.db import transaction
+from django.utils.translation import gettext as _
 
+from ..actors import Actor
 from ..errors import InvalidInput
-from ..models import Club, Membership, Player
+from ..models import Club, FormerMembership, Membership, Player
+from ..people import Facts, Pool, facts_of, parse_choice
 from ..roles import Role
-from .services import NAME_MAX, lock_club
+from .services import NAME_MAX, lock_club, record_pools
 
 MAX_BYTES = 1_000_000
 MAX_ROWS = 5000
-COLUMNS = ("name", "email", "role")
+COLUMNS = ("id", "name", "email", "role")
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 ROLE_WORDS = {
     **{r.value: r for r in Role},
@@ -45,6 +54,7 @@ class Action(StrEnum):
     NEW = "new"
     UPDATE = "update"
     UNCHANGED = "unchanged"
+    AGAIN = "again"  # a former member or a visitor: the same record becomes a member
 
 
 @dataclass(frozen=True)
@@ -55,15 +65,19 @@ class Row:
     role: Role
     action: Action
     membership: Membership | None = None
+    player: Player | None = None  # the record the row is (None: a new record)
+    facts: Facts | None = None  # what tells that record apart, for the preview
 
     @property
     def changes(self) -> list[str]:
-        if self.membership is None:
+        if self.player is None:
             return []
         found = []
-        if self.membership.player.name != self.name:
-            found.append(f"name {self.membership.player.name} → {self.name}")
-        if self.membership.role != self.role:
+        if self.player.name != self.name:
+            found.append(f"name {self.player.name} → {self.name}")
+        if self.email and self.player.email.lower() != self.email.lower():
+            found.append(f"email {self.player.email or '—'} → {self.email}")
+        if self.membership is not None and self.membership.role != self.role:
             found.append(f"role {Role(self.membership.role).label} → {self.role.label}")
         return found
 
@@ -136,25 +150,63 @@ def _read(text: str) -> tuple[list[tuple[int, dict[str, str]]], list[str]]:
     return rows, []
 
 
-def _matches(club: Club) -> tuple[dict[str, Membership], dict[str, list[Membership]]]:
-    by_email: dict[str, Membership] = {}
-    by_name: dict[str, list[Membership]] = {}
-    for membership in Membership.objects.filter(club=club).select_related("player"):
-        if membership.player.email:
-            by_email[membership.player.email.lower()] = membership
-        by_name.setdefault(membership.player.name.lower(), []).append(membership)
-    return by_email, by_name
+def _record(
+    number: int,
+    record: dict[str, str],
+    name: str,
+    email: str,
+    pool: Pool,
+    club: Club,
+) -> tuple[Player | None, list[str]]:
+    """The record a row is, or None for a new one, and the row's problems."""
+    id_text = record.get("id", "").strip()
+    try:
+        choice = parse_choice(id_text)
+    except InvalidInput:
+        return None, [
+            _("Row %(row)d: id '%(id)s' is neither a record's id nor new.")
+            % {"row": number, "id": id_text[:20]}
+        ]
+    if isinstance(choice, int) and choice not in {p.id for p in pool.rows}:
+        return None, [
+            _(
+                "Row %(row)d: record %(id)d is not a member, a former member or a visitor of "
+                "%(club)s; leave the id empty to find the person by email and name."
+            )
+            % {"row": number, "id": choice, "club": club.name}
+        ]
+    if not name and choice is None:
+        return None, []
+    found = pool.match(name=name, email=email, choice=choice)
+    if found.ambiguous:
+        facts = facts_of(found.candidates, club=club)
+        listed = "; ".join(facts[p.id].summary() for p in found.candidates)
+        return None, [
+            _(
+                "Row %(row)d: %(n)d records could be %(name)s: %(list)s. Write the id of the "
+                "right one in the id column, or new for another person."
+            )
+            % {"row": number, "n": len(found.candidates), "name": name or email, "list": listed}
+        ]
+    return found.player, []
 
 
-def members_csv_preview(*, club: Club, text: str) -> Preview:
-    """Checks every row and says what it would do. Reads only; at most two queries."""
+def members_csv_preview(*, club: Club, text: str, actor: Actor | None = None) -> Preview:
+    """Checks every row and says what it would do. Reads only, in a fixed number of queries
+    plus one per row whose person is looked for by name."""
     records, errors = _read(text)
     preview = Preview(errors=errors)
     if errors:
         return preview
-    by_email, by_name = _matches(club)
+    pool = Pool(*record_pools(club=club, actor=actor))
+    memberships = {
+        m.player_id: m for m in Membership.objects.filter(club=club).select_related("player")
+    }
+    member_emails = {
+        m.player.email.lower(): m.player_id for m in memberships.values() if m.player.email
+    }
     seen_emails: dict[str, int] = {}
-    seen_members: dict[int, int] = {}
+    seen_players: dict[int, int] = {}
     for number, record in records:
         problems = []
         name = " ".join(record.get("name", "").split())
@@ -171,6 +223,7 @@ def members_csv_preview(*, club: Club, text: str) -> Preview:
                 validate_email(email)
             except ValidationError:
                 problems.append(f"Row {number}: email '{email}' is not an email address.")
+                email = ""
             else:
                 if email.lower() in seen_emails:
                     problems.append(
@@ -181,33 +234,43 @@ def members_csv_preview(*, club: Club, text: str) -> Preview:
         if role is None:
             known = ", ".join(r.value for r in Role)
             problems.append(f"Row {number}: role '{role_text}' is not one of {known}.")
-        membership = by_email.get(email.lower()) if email else None
-        if membership is None and not email and name:
-            same_name = [m for m in by_name.get(name.lower(), []) if not m.player.email]
-            if len(same_name) > 1:
+        player, found_problems = (
+            (None, []) if problems else _record(number, record, name, email, pool, club)
+        )
+        problems += found_problems
+        if player is not None:
+            if player.id in seen_players:
                 problems.append(
-                    f"Row {number}: {len(same_name)} members are called {name} and have no "
-                    "email; add an email to this row to say which one it is."
+                    f"Row {number}: this is the same member as row {seen_players[player.id]}."
                 )
-            elif same_name:
-                membership = same_name[0]
-        if membership is not None:
-            if membership.id in seen_members:
-                problems.append(
-                    f"Row {number}: this is the same member as row {seen_members[membership.id]}."
-                )
-            seen_members.setdefault(membership.id, number)
+            seen_players.setdefault(player.id, number)
+        owner = member_emails.get(email.lower()) if email else None
+        if owner is not None and (player is None or owner != player.id):
+            problems.append(
+                _("Row %(row)d: %(email)s is already the email of another member of %(club)s.")
+                % {"row": number, "email": email, "club": club.name}
+            )
         if problems or role is None:
             preview.errors.extend(problems)
             continue
-        if membership is None:
+        membership = memberships.get(player.id) if player is not None else None
+        if player is None:
             action = Action.NEW
+        elif membership is None:
+            action = Action.AGAIN
         else:
-            unchanged = membership.player.name == name and membership.role == role
+            same_email = not email or player.email.lower() == email.lower()
+            unchanged = player.name == name and membership.role == role and same_email
             action = Action.UNCHANGED if unchanged else Action.UPDATE
-        preview.rows.append(Row(number, name, email, role, action, membership))
+        preview.rows.append(Row(number, name, email, role, action, membership, player))
     if not preview.errors:
         _check_admins_remain(club, preview)
+    matched = [row.player for row in preview.rows if row.player is not None]
+    facts = facts_of(matched, club=club)
+    preview.rows = [
+        replace(row, facts=facts.get(row.player.id)) if row.player is not None else row
+        for row in preview.rows
+    ]
     return preview
 
 
@@ -240,14 +303,15 @@ class Imported:
     created: int
     updated: int
     unchanged: int
+    again: int = 0  # former members and visitors made members again, as the same records
 
 
 @transaction.atomic
-def members_csv_import(*, club: Club, text: str) -> Imported:
+def members_csv_import(*, club: Club, text: str, actor: Actor | None = None) -> Imported:
     """Imports every row, or none: the rows are checked again (with the club locked), and any
     error refuses the whole file with a message per bad row."""
     lock_club(club.id)
-    preview = members_csv_preview(club=club, text=text)
+    preview = members_csv_preview(club=club, text=text, actor=actor)
     if not preview.ok:
         errors = preview.errors or ["The file has no members to import."]
         raise InvalidInput(
@@ -258,21 +322,34 @@ def members_csv_import(*, club: Club, text: str) -> Imported:
     players = Player.objects.bulk_create(
         [Player(name=row.name, email=row.email) for row in new_rows]
     )
+    again = [row for row in preview.rows if row.action is Action.AGAIN and row.player]
     Membership.objects.bulk_create(
         [
             Membership(club=club, player=player, role=row.role)
             for row, player in zip(new_rows, players, strict=True)
         ]
+        + [Membership(club=club, player=row.player, role=row.role) for row in again if row.player]
     )
-    updates = [row for row in preview.rows if row.action is Action.UPDATE]
+    FormerMembership.objects.filter(
+        club=club, player_id__in=[row.player.id for row in again if row.player]
+    ).delete()
+    updates = [row for row in preview.rows if row.action in (Action.UPDATE, Action.AGAIN)]
+    changed: list[Player] = []
     for row in updates:
-        assert row.membership is not None
-        row.membership.role = row.role
-        row.membership.player.name = row.name
+        assert row.player is not None
+        if row.membership is not None:
+            row.membership.role = row.role
+        row.player.name = row.name
+        if row.email:
+            row.player.email = row.email
+        changed.append(row.player)
     Membership.objects.bulk_update([r.membership for r in updates if r.membership], ["role"])
-    Player.objects.bulk_update([r.membership.player for r in updates if r.membership], ["name"])
+    Player.objects.bulk_update(changed, ["name", "email"])
     return Imported(
-        created=len(new_rows), updated=len(updates), unchanged=preview.count(Action.UNCHANGED)
+        created=len(new_rows),
+        updated=sum(1 for row in updates if row.action is Action.UPDATE),
+        unchanged=preview.count(Action.UNCHANGED),
+        again=len(again),
     )
 
 
@@ -282,10 +359,13 @@ def _safe(value: str) -> str:
 
 
 def members_csv_rows(*, club: Club) -> Iterable[list[str]]:
-    yield ["name", "email", "role", "joined", "has_account"]
+    """Every member, with the record's id: two members of one name (and no email) import back
+    as themselves."""
+    yield ["id", "name", "email", "role", "joined", "has_account"]
     memberships = Membership.objects.filter(club=club).select_related("player")
     for m in memberships.order_by("player__name", "player_id"):
         yield [
+            str(m.player_id),
             _safe(m.player.name),
             _safe(m.player.email),
             m.role,

@@ -20,8 +20,11 @@ class MemberAddForm(forms.Form):
 
 
 class PlayerChoiceField(forms.ModelChoiceField):  # type: ignore[type-arg]
+    """Records by name, email and id: two records of one name are told apart."""
+
     def label_from_instance(self, obj: Player) -> str:
-        return f"{obj.name} <{obj.email}>" if obj.email else obj.name
+        label = f"{obj.name} <{obj.email}>" if obj.email else obj.name
+        return f"{label} (#{obj.id})"
 
 
 class MemberAddExistingForm(forms.Form):

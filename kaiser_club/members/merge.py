@@ -19,7 +19,7 @@ from django.utils.translation import gettext as _
 
 from ..actors import Actor
 from ..errors import Conflict, InvalidInput, NotAllowed, NotFound
-from ..models import Invitation, Membership, Player
+from ..models import FormerMembership, Invitation, Membership, Player
 from ..roles import Role
 from .selectors import clubs_where_not_admin, players_managed_by
 
@@ -128,8 +128,22 @@ def _refuse_unique_clash(
             )
 
 
+def _merge_former_memberships(keep: Player, dup: Player) -> None:
+    """A club's past keeps one row per record: the duplicate's former membership of a club the
+    record kept belongs to (now or in the past) goes; so does a former membership of the record
+    kept in a club the duplicate is a member of (the merged record is a member there)."""
+    keep_clubs = set(Membership.objects.filter(player=keep).values_list("club_id", flat=True))
+    keep_clubs |= set(
+        FormerMembership.objects.filter(player=keep).values_list("club_id", flat=True)
+    )
+    FormerMembership.objects.filter(player=dup, club_id__in=keep_clubs).delete()
+    dup_clubs = Membership.objects.filter(player=dup).values_list("club_id", flat=True)
+    FormerMembership.objects.filter(player=keep, club_id__in=list(dup_clubs)).delete()
+
+
 def _merge_memberships(keep: Player, dup: Player) -> list[str]:
     """Both members of one club: the record kept stays a member, with the higher role."""
+    _merge_former_memberships(keep, dup)
     notes = []
     kept = {m.club_id: m for m in Membership.objects.filter(player=keep).select_related("club")}
     for theirs in Membership.objects.filter(player=dup, club_id__in=kept):
@@ -146,8 +160,10 @@ def _merge_memberships(keep: Player, dup: Player) -> list[str]:
 
 
 def require_may_merge(*, actor: Actor, keep: Player, duplicate: Player) -> None:
-    """Who may merge two records: a club admin of every club either record is a member of
-    (staff: any two records). The merge page asks before it shows the confirmation."""
+    """Who may merge two records: a club admin of a club that knows each record (a member, a
+    former member, a visitor, a player of its partnerships) and of every club either record is
+    a member of (staff: any two records). The merge page asks before it shows the
+    confirmation."""
     players = [keep, duplicate]
     managed = set(
         players_managed_by(user=actor.user)
@@ -158,8 +174,8 @@ def require_may_merge(*, actor: Actor, keep: Player, duplicate: Player) -> None:
     if outside:
         raise NotAllowed(
             _(
-                "Player %(id)s is not a member of a club where you are a club admin, so you "
-                "cannot merge this record; nothing was merged."
+                "Player %(id)s is not a member, a former member or a visitor of a club where "
+                "you are a club admin, so you cannot merge this record; nothing was merged."
             )
             % {"id": outside[0].id}
         )
@@ -213,7 +229,7 @@ def merge_records(*, keep_id: int, duplicate_id: int) -> MergeReport:
     by_model = player_fields_by_model()
     for model, fields in by_model.items():
         _refuse_two_people(keep, dup, model, fields)
-        if model is not Membership:
+        if model not in (Membership, FormerMembership):
             for player_field in fields:
                 _refuse_unique_clash(keep, dup, model, player_field)
 
@@ -248,6 +264,8 @@ def merge_records(*, keep_id: int, duplicate_id: int) -> MergeReport:
         notes.append(f"{keep.name} now signs in with {dup.name}'s account.")
     if not keep.email and dup.email:
         keep.email = dup.email
+    if keep.host_club_id is None:
+        keep.host_club_id = dup.host_club_id  # still a visitor of the club that typed it in
     keep.save()
     merged_name = dup.name
     dup.delete()

@@ -6,7 +6,8 @@ from django.db.models import Exists, OuterRef, QuerySet
 from django.db.models.functions import Lower
 from django.utils import timezone
 
-from ..models import Club, Invitation, Membership, Player
+from ..models import Club, FormerMembership, Invitation, Membership, Player
+from ..people import Facts, club_past, facts_of, players_known_to
 from ..roles import Role
 from ..selectors import AnyUser, club_ids_with_role
 
@@ -42,13 +43,27 @@ def club_admin_count(*, club: Club) -> int:
 
 
 def players_managed_by(*, user: AnyUser) -> QuerySet[Player]:
-    """Players in the clubs where the user is a club admin (every player for staff): the
-    records they may merge or bring into another of their clubs."""
+    """The records the clubs where the user is a club admin know (every record for staff):
+    members, former members, visitors and players of their partnerships; the records they may
+    merge or bring into another of their clubs."""
     club_ids = club_ids_with_role(user=user, at_least=Role.CLUB_ADMIN)
-    qs = Player.objects.all()
-    if club_ids is not None:
-        qs = qs.filter(memberships__club_id__in=club_ids).distinct()
+    qs = Player.objects.all() if club_ids is None else players_known_to(club_ids=club_ids)
     return qs.order_by("name", "id")
+
+
+def club_past_facts(*, club: Club) -> list[Facts]:
+    """The club's records that are not members now (former members, visitors, players of its
+    partnerships), with what tells each apart: a fixed number of queries."""
+    return list(facts_of(list(club_past(club=club)), club=club).values())
+
+
+def former_role(*, club: Club, player_id: int) -> Role:
+    role = (
+        FormerMembership.objects.filter(club=club, player_id=player_id)
+        .values_list("role", flat=True)
+        .first()
+    )
+    return Role(role) if role else Role.PLAYER
 
 
 def clubs_where_not_admin(*, user: AnyUser, players: list[Player]) -> list[Club]:
@@ -66,7 +81,8 @@ def clubs_where_not_admin(*, user: AnyUser, players: list[Player]) -> list[Club]
 
 def player_visible_to(*, user: AnyUser, player_id: int) -> Player | None:
     """The player if the user may see their page: anyone for a public player; otherwise the
-    player themself, staff, and members of any of the player's clubs."""
+    player themself, staff, members of any of the player's clubs, and the club admins of a
+    club whose past the record is (a former member, a visitor, a player of its partnerships)."""
     player = Player.objects.filter(id=player_id).first()
     if player is None or player.is_public:
         return player
@@ -77,4 +93,9 @@ def player_visible_to(*, user: AnyUser, player_id: int) -> Player | None:
     shares_a_club = Membership.objects.filter(
         player__user=user, club__memberships__player_id=player_id
     ).exists()
-    return player if shares_a_club else None
+    if shares_a_club:
+        return player
+    # A record of the past of a club the user runs: a former member, a visitor it seated.
+    admin_of = club_ids_with_role(user=user, at_least=Role.CLUB_ADMIN) or []
+    known = admin_of and players_known_to(club_ids=admin_of).filter(id=player_id).exists()
+    return player if known else None

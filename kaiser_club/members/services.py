@@ -1,15 +1,32 @@
 """Writes to a club's members: add, change a role, remove. Each runs in one transaction and
-locks the club row, so two admins cannot together leave a club without a club admin."""
+locks the club row, so two admins cannot together leave a club without a club admin.
+
+A person has one record: adding a member finds the record they already have (by email, then
+by name among the records the club and the actor's other clubs know: members, former members,
+visitors) before making one (``kaiser_club.people``). Removing a member keeps the record in
+the club's past, to be added again as the same record."""
 
 from __future__ import annotations
 
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
 from django.db import transaction
+from django.db.models import QuerySet
+from django.utils.translation import gettext as _
 
+from ..actors import Actor
 from ..errors import Conflict, InvalidInput, NotFound
-from ..models import Club, Membership, Player
+from ..models import Club, FormerMembership, Membership, Player
+from ..people import (
+    Choice,
+    ChooseRecord,
+    Match,
+    ambiguity,
+    match_person,
+    players_known_to,
+)
 from ..roles import Role
+from ..selectors import club_ids_with_role
 from ..text import clean_text
 
 NAME_MAX = 120
@@ -53,30 +70,81 @@ def email_taken_in_club(*, club: Club, email: str, exclude_player_id: int | None
     return qs.exists()
 
 
+def record_pools(*, club: Club, actor: Actor | None) -> tuple[QuerySet[Player], QuerySet[Player]]:
+    """Where a club admin's typed person is looked for: by name among the records the club
+    and the actor's other clubs (as club admin) know; by email there too, or among every
+    record for staff. Without an actor: the club's own records."""
+    admin_of = [club.id]
+    everyone = False
+    if actor is not None:
+        ids = club_ids_with_role(user=actor.user, at_least=Role.CLUB_ADMIN)
+        if ids is None:
+            everyone = True
+        else:
+            admin_of = sorted({club.id, *ids})
+    names = players_known_to(club_ids=admin_of)
+    return names, Player.objects.all() if everyone else names
+
+
 @transaction.atomic
-def member_add(*, club: Club, name: str, email: str = "", role: Role = Role.PLAYER) -> Membership:
-    """A new player record, member of the club. The person can claim it with an invitation."""
+def member_add(
+    *,
+    club: Club,
+    name: str,
+    email: str = "",
+    role: Role = Role.PLAYER,
+    actor: Actor | None = None,
+    choice: Choice | None = None,
+) -> Membership:
+    """The person becomes a member, with the record they already have if there is one.
+
+    A record with the email given is theirs. A record of the same name (a member, a former
+    member, a visitor of the club or of the actor's other clubs) may be theirs or another
+    person's: ChooseRecord asks, unless ``choice`` says which record, or NEW for a new one.
+    The person can claim the record with an invitation."""
     lock_club(club.id)
     name, email = clean_name(name), clean_email(email)
-    if email_taken_in_club(club=club, email=email):
+    if choice is None and email_taken_in_club(club=club, email=email):
         message = f"{email} is already the email of a member of {club.name}."
         raise Conflict(message, field_errors={"email": [message]})
-    player = Player.objects.create(name=name, email=email)
+    names, emails = record_pools(club=club, actor=actor)
+    found = match_person(within=names, emails_within=emails, name=name, email=email, choice=choice)
+    if found.how == "name" and found.player is not None:
+        # Two people may share a name: the person adding knows which one this is.
+        found = Match(None, "ambiguous", (found.player,))
+    if found.ambiguous:
+        raise ChooseRecord([ambiguity("name", name, found.candidates, club=club)], emails=True)
+    if found.player is None:
+        player = Player.objects.create(name=name, email=email)
+        return Membership.objects.create(club=club, player=player, role=role)
+    player = found.player
+    if email and not player.email:
+        player.email = email
+        player.save(update_fields=["email"])
+    return _join(club=club, player=player, role=role)
+
+
+def _join(*, club: Club, player: Player, role: Role) -> Membership:
+    if Membership.objects.filter(club=club, player=player).exists():
+        raise Conflict(
+            _("%(name)s is already a member of %(club)s.")
+            % {"name": player.name, "club": club.name}
+        )
+    if email_taken_in_club(club=club, email=player.email, exclude_player_id=player.id):
+        raise Conflict(
+            f"Another member of {club.name} has the email {player.email}; if that is the same "
+            f"person as {player.name}, merge the two records instead."
+        )
+    FormerMembership.objects.filter(club=club, player=player).delete()
     return Membership.objects.create(club=club, player=player, role=role)
 
 
 @transaction.atomic
 def member_add_existing(*, club: Club, player: Player, role: Role = Role.PLAYER) -> Membership:
-    """Makes an existing player (a member of another club) a member of this one too."""
+    """Makes an existing record a member: a member of another club, or a record of this
+    club's past (a former member, a visitor) added again as the same record."""
     lock_club(club.id)
-    if Membership.objects.filter(club=club, player=player).exists():
-        raise Conflict(f"{player.name} is already a member of {club.name}.")
-    if email_taken_in_club(club=club, email=player.email):
-        raise Conflict(
-            f"Another member of {club.name} has the email {player.email}; if that is the same "
-            f"person as {player.name}, merge the two records instead."
-        )
-    return Membership.objects.create(club=club, player=player, role=role)
+    return _join(club=club, player=player, role=role)
 
 
 def _refuse_losing_last_admin(membership: Membership, *, doing: str) -> None:
@@ -109,7 +177,8 @@ def member_change_role(*, membership: Membership, role: Role) -> Membership:
 
 @transaction.atomic
 def member_remove(*, membership: Membership) -> Player:
-    """Ends the membership. The player record stays, with every game it played."""
+    """Ends the membership. The player record stays, with every game it played, as a
+    former member: the club's admins still see it, merge it and add it again."""
     lock_club(membership.club_id)
     try:
         membership.refresh_from_db()
@@ -117,6 +186,11 @@ def member_remove(*, membership: Membership) -> Player:
         raise NotFound("That member was already removed.") from None
     _refuse_losing_last_admin(membership, doing="remove them")
     player = membership.player
+    FormerMembership.objects.update_or_create(
+        club_id=membership.club_id,
+        player=player,
+        defaults={"role": membership.role, "joined_at": membership.joined_at},
+    )
     membership.delete()
     return player
 

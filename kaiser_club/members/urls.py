@@ -12,6 +12,7 @@ urlpatterns = [
     path("<slug:slug>/members/import/", views.members_import, name="members-import"),
     path("<slug:slug>/members/export.csv", views.members_export, name="members-export"),
     path("<slug:slug>/members/merge/", views.members_merge, name="members-merge"),
+    path("<slug:slug>/members/past/", views.members_past, name="members-past"),
     path("<slug:slug>/members/<int:membership_id>/role/", views.member_role, name="member-role"),
     path(
         "<slug:slug>/members/<int:membership_id>/remove/",

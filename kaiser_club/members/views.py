@@ -17,10 +17,12 @@ from django.views.decorators.http import require_http_methods, require_POST
 from ..actors import Actor
 from ..answers import show_error
 from ..errors import KaiserError
-from ..models import Club, Membership, Player
+from ..models import Club, FormerMembership, Membership, Player
+from ..people import Ambiguity, ChooseRecord, facts_of, parse_choice
 from ..roles import Role
 from ..selectors import clubs_for_user, player_for_user, role_in_club
 from . import csv_io, invitations, services
+from .duplicates import likely_duplicates
 from .forms import (
     CsvConfirmForm,
     CsvUploadForm,
@@ -31,7 +33,7 @@ from .forms import (
     RoleForm,
 )
 from .merge import player_merge, require_may_merge
-from .selectors import club_members, membership_in_club, players_managed_by
+from .selectors import club_members, club_past_facts, membership_in_club, players_managed_by
 
 
 def club_for(request: HttpRequest, slug: str, *, at_least: Role) -> tuple[Club, Role]:
@@ -90,6 +92,7 @@ def member_add(request: HttpRequest, slug: str) -> HttpResponse:
     others = _other_players(request, club)
     new_form = MemberAddForm(prefix="new")
     existing_form = MemberAddExistingForm(prefix="existing", players=others)
+    choose: Ambiguity | None = None
     if request.method == "POST" and "existing-player" in request.POST:
         existing_form = MemberAddExistingForm(request.POST, prefix="existing", players=others)
         if existing_form.is_valid():
@@ -109,13 +112,19 @@ def member_add(request: HttpRequest, slug: str) -> HttpResponse:
     elif request.method == "POST":
         new_form = MemberAddForm(request.POST, prefix="new")
         if new_form.is_valid():
+            data = new_form.cleaned_data
             try:
                 membership = services.member_add(
                     club=club,
-                    name=new_form.cleaned_data["name"],
-                    email=new_form.cleaned_data["email"],
-                    role=Role(new_form.cleaned_data["role"]),
+                    name=data["name"],
+                    email=data["email"],
+                    role=Role(data["role"]),
+                    actor=Actor.of(request.user),
+                    # Which record the person is, once the page asked: an id, or "new".
+                    choice=parse_choice(request.POST.get("new-choice")),
                 )
+            except ChooseRecord as exc:
+                choose = exc.ambiguities[0]
             except KaiserError as exc:
                 show_error(request, exc, form=new_form)
             else:
@@ -133,8 +142,22 @@ def member_add(request: HttpRequest, slug: str) -> HttpResponse:
             "form": new_form,
             "existing_form": existing_form,
             "has_others": others.exists(),
+            "choose": choose,
         },
+        status=409 if choose is not None else 200,
     )
+
+
+@login_required
+def members_past(request: HttpRequest, slug: str) -> HttpResponse:
+    """The club's past: former members, its visitors and the players of its partnerships,
+    each with what tells it apart, to open, add again as the same record, or merge."""
+    club, _role = club_for(request, slug, at_least=Role.CLUB_ADMIN)
+    former = dict(FormerMembership.objects.filter(club=club).values_list("player_id", "role"))
+    rows = [
+        (facts, former.get(facts.player.id, Role.PLAYER)) for facts in club_past_facts(club=club)
+    ]
+    return render(request, "kaiser_club/members_past.html", {"club": club, "rows": rows})
 
 
 @login_required
@@ -227,16 +250,25 @@ def members_import(request: HttpRequest, slug: str) -> HttpResponse:
         confirm = CsvConfirmForm(request.POST)
         if confirm.is_valid():
             text = confirm.cleaned_data["text"]
+            actor = Actor.of(request.user)
             try:
-                done = csv_io.members_csv_import(club=club, text=text)
+                done = csv_io.members_csv_import(club=club, text=text, actor=actor)
             except KaiserError as exc:
                 show_error(request, exc)
-                preview = csv_io.members_csv_preview(club=club, text=text)
+                preview = csv_io.members_csv_preview(club=club, text=text, actor=actor)
             else:
                 messages.success(
                     request,
-                    _("Imported: %(new)d new members, %(updated)d updated, %(same)d unchanged.")
-                    % {"new": done.created, "updated": done.updated, "same": done.unchanged},
+                    _(
+                        "Imported: %(new)d new members, %(again)d members again (the same "
+                        "records), %(updated)d updated, %(same)d unchanged."
+                    )
+                    % {
+                        "new": done.created,
+                        "again": done.again,
+                        "updated": done.updated,
+                        "same": done.unchanged,
+                    },
                 )
                 return redirect("clubs:detail", slug=club.slug)
     elif request.method == "POST":
@@ -248,7 +280,9 @@ def members_import(request: HttpRequest, slug: str) -> HttpResponse:
             except KaiserError as exc:
                 upload.add_error("file", exc.message)
             else:
-                preview = csv_io.members_csv_preview(club=club, text=text)
+                preview = csv_io.members_csv_preview(
+                    club=club, text=text, actor=Actor.of(request.user)
+                )
                 confirm = CsvConfirmForm(initial={"text": text})
     return render(
         request,
@@ -290,10 +324,23 @@ def members_merge(request: HttpRequest, slug: str) -> HttpResponse:
                     return redirect("clubs:detail", slug=club.slug)
             except KaiserError as exc:
                 show_error(request, exc, form=form)
+    compared = []
+    if form.is_bound and form.is_valid():
+        facts = facts_of([form.cleaned_data["keep"], form.cleaned_data["duplicate"]], club=club)
+        compared = [
+            facts[form.cleaned_data["keep"].id],
+            facts[form.cleaned_data["duplicate"].id],
+        ]
     return render(
         request,
         "kaiser_club/members_merge.html",
-        {"club": club, "form": form, "confirming": confirming},
+        {
+            "club": club,
+            "form": form,
+            "confirming": confirming,
+            "compared": compared,
+            "suggestions": [] if confirming else likely_duplicates(club=club),
+        },
         status=400 if request.method == "POST" and form.errors else 200,
     )
 

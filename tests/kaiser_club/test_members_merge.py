@@ -158,8 +158,8 @@ def test_a_record_of_no_club_the_actor_runs_is_refused_without_its_name(club: Cl
     with pytest.raises(NotAllowed) as refused:
         player_merge(actor=Actor.of(admin), keep_id=keep.id, duplicate_id=stranger.id)
     assert refused.value.message == (
-        f"Player {stranger.id} is not a member of a club where you are a club admin, so you "
-        "cannot merge this record; nothing was merged."
+        f"Player {stranger.id} is not a member, a former member or a visitor of a club where "
+        "you are a club admin, so you cannot merge this record; nothing was merged."
     )
     join(club, stranger)
     with pytest.raises(NotAllowed):  # an organiser is not a club admin
@@ -178,7 +178,7 @@ def test_merge_page_asks_then_merges(client: Any, club: Club) -> None:
     client.force_login(admin)
     url = reverse("clubs:members-merge", kwargs={"slug": "regina"})
     page = client.post(url, {"keep": keep.id, "duplicate": dup.id}).content.decode()
-    assert "Merge Ronald Bear into Ron Bear?" in page
+    assert f"Merge Ronald Bear (#{dup.id}) into Ron Bear (#{keep.id})?" in page
     answer = client.post(
         url, {"keep": keep.id, "duplicate": dup.id, "confirmed": "True"}, follow=True
     )

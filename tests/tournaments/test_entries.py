@@ -7,6 +7,7 @@ import pytest
 
 from kaiser_club.errors import InvalidInput
 from kaiser_club.models import Player
+from kaiser_club.people import NEW, ChooseRecord
 from kaiser_club.roles import Role
 from tests.factories import MembershipFactory
 from tournaments import services
@@ -259,10 +260,16 @@ def test_a_typed_name_never_picks_another_clubs_player():
     assert player_by_name(club=club, name="Olga Osh").id == found.id
     ours = player(name="Olga Osh")
     MembershipFactory(club=club, player=ours, role=Role.PLAYER)
-    assert player_by_name(club=club, name="Olga Osh").id == ours.id  # members first
-    MembershipFactory(club=club, player=player(name="Olga Osh"), role=Role.PLAYER)
-    with pytest.raises(InvalidInput, match=f"More than one player of {club.name} is called"):
+    # The visitor and the member could both be her: the person typing chooses, or says new.
+    with pytest.raises(ChooseRecord) as asked:
         player_by_name(club=club, name="Olga Osh")
+    offered = [c["id"] for c in asked.value.extra["choices"]["player"]]
+    assert offered == [found.id, ours.id] and theirs.id not in offered
+    assert player_by_name(club=club, name="Olga Osh", choice=ours.id).id == ours.id
+    made = player_by_name(club=club, name="Olga Osh", choice=NEW)
+    assert made.id not in (found.id, ours.id, theirs.id) and made.host_club_id == club.id
+    with pytest.raises(InvalidInput, match=f"Player {theirs.id} is not a member"):
+        player_by_name(club=club, name="Olga Osh", choice=theirs.id)
 
 
 def test_check_in_and_check_in_all():

@@ -636,7 +636,7 @@ def test_the_schema_shows_a_request_body_for_every_action(api_client: Any) -> No
     substitute = paths["/api/events/{id}/pairings/{pairing_id}/substitute/"]["post"]
     ref = substitute["requestBody"]["content"]["application/json"]["schema"]["$ref"]
     fields = set(components[ref.rsplit("/", 1)[-1]]["properties"])
-    assert fields == {"replaced", "substitute", "substitute_name", "reason"}
+    assert fields == {"replaced", "substitute", "substitute_name", "substitute_new", "reason"}
     # No action is left behind a catch-all address.
     assert not [p for p in paths if "{action}" in p and ("/rounds/" in p or "/pairings/" in p)]
 

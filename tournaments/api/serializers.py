@@ -352,7 +352,14 @@ class SubstituteSerializer(serializers.Serializer[dict[str, Any]]):
         max_length=120,
         required=False,
         allow_blank=True,
-        help_text="Or a name: the club's known player of that name, else a new visitor.",
+        help_text="Or a name: the club's known player of that name, else a new visitor. When "
+        "more than one record could be that person the answer is 409 (code choose_player) with "
+        "the choices: send one's id as substitute, or substitute_new.",
+    )
+    substitute_new = serializers.BooleanField(
+        default=False,
+        help_text="With substitute_name: a new visitor record, another person than the records "
+        "of that name.",
     )
     reason = serializers.CharField(max_length=300, required=False, allow_blank=True)
 

@@ -19,6 +19,7 @@ from ..transfer import (
     event_export,
     event_import,
     event_import_preview,
+    parse_people,
     read_document,
 )
 from .base import ERRORS, EventView
@@ -72,34 +73,49 @@ class ImportView(EventView):
                 "dry_run",
                 bool,
                 description="Only say what the import would do (200); nothing is written.",
-            )
+            ),
+            OpenApiParameter(
+                "people",
+                str,
+                description="Which record each ambiguous player of the file is: the file's "
+                "player ref, a colon, and a record's id (one of the choices the dry run or a "
+                "409 lists) or new; several separated by commas (3:12,4:new).",
+            ),
         ],
         responses={
             200: OpenApiResponse(
                 description="With dry_run: the event's name and club, the counts of what would "
-                "be written, and notes: each row imported otherwise than the file says, and why."
+                "be written, notes (each row imported otherwise than the file says, and why) and "
+                "people: each player of the file, the record here it is (by email, by name, as "
+                "chosen) or a new record, and the choices where more than one could be it."
             ),
-            201: OpenApiResponse(description="The new event's id and name, and the notes."),
+            201: OpenApiResponse(
+                description="The new event's id and name, the notes and the people."
+            ),
             **ERRORS,
         },
         description="Imports an exported event (JSON body, or a multipart 'file') as a new "
         "event of the file's club: organiser of that club (staff when the club is new here). "
         "Teams of clubs you do not organise become teams of the event's club, clubs missing "
-        "here are created only for staff, and players are matched by email only among the "
-        "members of your clubs. Scores are recomputed from the hands; all of it is written, "
-        "or nothing.",
+        "here are created only for staff, and each player is found here before a record is "
+        "made: by email among your clubs' records, then by name among the event's club's; a "
+        "player more than one record could be is refused (409, code choose_player) until "
+        "people says which. Scores are recomputed from the hands; all of it is written, or "
+        "nothing.",
     )
     def post(self, request: Request) -> Response:
         data = read_upload(request)
+        choices = parse_people(request.query_params.get("people", ""))
         if is_dry_run(request):
-            preview = event_import_preview(data=data, actor=request.user)
+            preview = event_import_preview(data=data, actor=request.user, choices=choices)
             return Response(preview.as_dict(), status=status.HTTP_200_OK)
-        result = event_import(data=data, actor=request.user)
+        result = event_import(data=data, actor=request.user, choices=choices)
         return Response(
             {
                 "id": result.event.id,
                 "name": result.event.name,
                 "notes": [str(note) for note in result.notes],
+                "people": [person.as_dict() for person in result.people],
             },
             status=status.HTTP_201_CREATED,
         )

@@ -18,6 +18,7 @@ from django.db import transaction
 
 from kaiser_club.actors import Actor
 from kaiser_club.errors import InvalidInput, NotAllowed
+from kaiser_club.people import NEW
 from scoring.models import Game
 from scoring.rules import HandEntry
 
@@ -166,16 +167,19 @@ def pairing_substitute(
     replaced: int,
     substitute: int | None = None,
     substitute_name: str = "",
+    substitute_new: bool = False,
     reason: str = "",
 ) -> Substitution:
     """``replaced`` is the id of a player at the game; the substitute is a player id the
-    event's club knows (``substitute``) or a typed name (``substitute_name``)."""
+    event's club knows (``substitute``) or a typed name (``substitute_name``; with
+    ``substitute_new``, a new visitor record even when records of that name exist)."""
     _may_direct(actor, pairing.event)
     return entries.entry_substitute(
         pairing=pairing,
         replaced_id=replaced,
         substitute_id=substitute,
         substitute_name=substitute_name,
+        substitute_choice=NEW if substitute_new else None,
         by=actor.by,
         reason=reason,
     )

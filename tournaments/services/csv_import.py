@@ -3,7 +3,11 @@ row is wrong.
 
 Teams: a header row with ``player_one`` and ``player_two`` (and, optionally, ``team``, ``seed``,
 ``rating``, ``club``). Progressive events: ``player`` (and ``seed``, ``rating``, ``club``).
-A player is found by name (a member of the event's club first) or created.
+A player is the one record of that name the event's club knows (members, former members,
+visitors, players of its partnerships; ``kaiser_club.people``), else a new visitor record. A
+name more than one record could be is refused with the candidates' ids: the optional columns
+``player_one_id``, ``player_two_id`` (``player_id``) say which record, or ``new`` for another
+person.
 """
 
 from __future__ import annotations
@@ -16,13 +20,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.db import transaction
-from django.db.models.functions import Lower
+from django.utils.translation import gettext
 
 from kaiser_club.errors import InvalidInput
 from kaiser_club.models import Club, Player
+from kaiser_club.people import Pool, facts_of, name_key, parse_choice
 from kaiser_club.text import clean_text
 from scoring.models import Team
-from scoring.scope import players_open_to
+from scoring.scope import not_known, players_open_to
 
 from .. import limits
 from ..models import Entry, Event
@@ -120,13 +125,8 @@ def parse(*, event: Event, text: str) -> ImportResult:
 
 
 def _check_rows(event: Event, rows: list[ImportRow], needed: list[str]) -> None:
-    names = {r.values.get(c, "").lower() for r in rows for c in needed} - {""}
-    found: dict[str, list[Player]] = {}
-    members = set(event.club.memberships.values_list("player_id", flat=True))
     # Only the players the club knows: a name never picks another club's player.
-    known = players_open_to(club_id=event.club_id)
-    for player in known.annotate(key=Lower("name")).filter(key__in=names):
-        found.setdefault(player.name.lower(), []).append(player)
+    pool = Pool(players_open_to(club_id=event.club_id))
     clubs = {c.slug: c for c in Club.objects.all()} | {
         c.name.lower(): c for c in Club.objects.all()
     }
@@ -135,6 +135,7 @@ def _check_rows(event: Event, rows: list[ImportRow], needed: list[str]) -> None:
         Entry.objects.filter(event=event, seed__isnull=False).values_list("seed", "name")
     )
     seen_players: dict[str, int] = {}
+    seen_records: dict[int, int] = {}
     seen_seeds: dict[int, int] = {}
     for row in rows:
         for column in needed:
@@ -150,24 +151,43 @@ def _check_rows(event: Event, rows: list[ImportRow], needed: list[str]) -> None:
                 )
                 row.players.append(None)
                 continue
-            key = name.lower()
+            key = name_key(name)
             if seen_players.get(key) == row.line:
                 row.errors.append(f"A team needs two different players; {name} is named twice.")
-            elif key in seen_players:
-                row.errors.append(f"{name} is also on line {seen_players[key]}.")
+            try:
+                choice = parse_choice(row.values.get(f"{column}_id", ""))
+            except InvalidInput as exc:
+                row.errors.append(exc.message)
+                row.players.append(None)
+                continue
+            if isinstance(choice, int) and pool.by_id(choice) is None:
+                row.errors.append(not_known(club=event.club, player_id=choice).message)
+                row.players.append(None)
+                continue
+            match = pool.match(name=name, choice=choice)
+            earlier = seen_players.get(key, row.line)
+            if match.player is None and choice is None and earlier != row.line:
+                row.errors.append(f"{name} is also on line {earlier}.")
             seen_players.setdefault(key, row.line)
-            candidates = found.get(key, [])
-            local = [p for p in candidates if p.id in members]
-            chosen = local if len(local) == 1 else candidates
-            if len(chosen) > 1:
+            if match.ambiguous:
+                facts = facts_of(match.candidates, club=event.club)
+                listed = "; ".join(f"{p.name} ({facts[p.id].summary()})" for p in match.candidates)
                 row.errors.append(
-                    f"More than one player is called {name}; register this entry by hand."
+                    gettext(
+                        "More than one player could be %(name)s: %(list)s. Write the right one's "
+                        "id in a %(column)s_id column, or new for another person."
+                    )
+                    % {"name": name, "list": listed, "column": column}
                 )
                 row.players.append(None)
-            elif chosen:
-                row.players.append(chosen[0])
-                if chosen[0].id in entered:
-                    row.errors.append(f"{name} is already entered ({entered[chosen[0].id]}).")
+            elif match.player is not None:
+                found = match.player
+                row.players.append(found)
+                if found.id in seen_records and seen_records[found.id] != row.line:
+                    row.errors.append(f"{name} is also on line {seen_records[found.id]}.")
+                seen_records.setdefault(found.id, row.line)
+                if found.id in entered:
+                    row.errors.append(f"{name} is already entered ({entered[found.id]}).")
             else:
                 row.players.append(None)
                 row.new_players.append(name)

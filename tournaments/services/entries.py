@@ -3,6 +3,8 @@ imported from CSV; check-in; late entry; withdrawal; a substitute for one game."
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from django.contrib.auth.models import User
 from django.db import transaction
 from django.db.models import Q
@@ -10,6 +12,7 @@ from django.utils import timezone
 
 from kaiser_club.errors import InvalidInput
 from kaiser_club.models import Club, Player
+from kaiser_club.people import Ambiguity, Choice, ChooseRecord, Pool, ambiguity
 from kaiser_club.text import clean_text
 from scoring import services as scoring
 from scoring.choices import GameStatus
@@ -66,7 +69,8 @@ def player_entered(event: Event, player_ids: set[int], *, exclude: int | None = 
 
 
 def team_for(*, club: Club, player_one: Player, player_two: Player, name: str = "") -> Team:
-    """The club's team of these two players (either order), or a new one."""
+    """The club's team of these two players (either order), or a new one. A name given is
+    the partnership's name from now on (each entry keeps the name it was entered under)."""
     found = (
         Team.objects.filter(club=club)
         .filter(
@@ -77,7 +81,7 @@ def team_for(*, club: Club, player_one: Player, player_two: Player, name: str = 
         .first()
     )
     if found is not None:
-        if name and not found.name:
+        if name and found.name != name:
             found.name = name
             found.save(update_fields=["name"])
         return found
@@ -235,6 +239,7 @@ def entry_substitute(
     replaced_id: int,
     substitute_id: int | None = None,
     substitute_name: str = "",
+    substitute_choice: Choice | None = None,
     by: User | None = None,
     reason: str = "",
 ) -> Substitution:
@@ -242,8 +247,10 @@ def entry_substitute(
     stays the same, and its results count for the team as entered.
 
     The substitute is a player the event's club knows (``substitute_id``), or a typed name
-    (``substitute_name``): the club's known player of that name, else a new visitor record of
-    the club. Nothing is written, no player record made, until every check has passed."""
+    (``substitute_name``): the club's known player of that name (when more than one could be,
+    ChooseRecord asks, and ``substitute_choice`` answers: an id, or NEW), else a new visitor
+    record of the club. Nothing is written, no player record made, until every check has
+    passed."""
     event = lock_event(pairing.event_id)
     club = Club.objects.get(id=event.club_id)
     row = Pairing.objects.select_related("game", "home", "away").get(id=pairing.id)
@@ -263,7 +270,9 @@ def entry_substitute(
         entry = Entry.objects.filter(event_id=row.event_id, player=replaced).first()
     if entry is None:
         raise InvalidInput(f"{replaced} is not entered in this event.")
-    substitute, name = _substitute(club=club, player_id=substitute_id, name=substitute_name)
+    substitute, name = _substitute(
+        club=club, player_id=substitute_id, name=substitute_name, choice=substitute_choice
+    )
     if substitute is not None and substitute.id in seats:
         message = f"{substitute} already plays in this game."
         raise InvalidInput(message, field_errors={"substitute": [message]})
@@ -283,7 +292,9 @@ def entry_substitute(
     )
 
 
-def _substitute(*, club: Club, player_id: int | None, name: str) -> tuple[Player | None, str]:
+def _substitute(
+    *, club: Club, player_id: int | None, name: str, choice: Choice | None = None
+) -> tuple[Player | None, str]:
     """The substitute the request names, found without writing anything: the player, or None
     and the name of the visitor record to make."""
     if player_id is not None and name.strip():
@@ -293,7 +304,8 @@ def _substitute(*, club: Club, player_id: int | None, name: str) -> tuple[Player
         if not name.strip():
             message = "Give the substitute: a player's id, or a name."
             raise InvalidInput(message, field_errors={"substitute": [message]})
-        return known_player_named(club=club, name=name), typed_name(name)
+        found = known_player_named(club=club, name=name, choice=choice, field="substitute")
+        return found, typed_name(name)
     found = Player.objects.filter(id=player_id).first()
     if found is None or players_of_other_clubs(club=club, players=[found]):
         raise not_known(club=club, player_id=player_id, field="substitute")
@@ -309,30 +321,61 @@ def typed_name(name: str) -> str:
     return name
 
 
-def known_player_named(*, club: Club, name: str) -> Player | None:
-    """The player a typed name means, among the players the club knows (its members first,
-    then its visitors and the players of its teams) and records of no club yet, or None. A
-    name that means two of them is refused. Another club's players are never looked at."""
-    name = typed_name(name)
-    same = list(players_open_to(club_id=club.id).filter(name__iexact=name).order_by("id")[:20])
-    members = set(club.memberships.filter(player__in=same).values_list("player_id", flat=True))
-    local = [p for p in same if p.id in members]
-    if len(local) > 1 or (not local and len(same) > 1):
-        raise InvalidInput(
-            f"More than one player of {club.name} is called {name}; name the player by id "
-            "(the API takes players' ids)."
-        )
-    found = local or same
-    return found[0] if found else None
+def players_named(
+    *, club: Club, names: Mapping[str, str], choices: Mapping[str, Choice] | None = None
+) -> dict[str, Player | None]:
+    """The record each typed name means for the club (field -> player, or None: no record
+    could be this person, a new one is to be made), among the players the club knows (its
+    members, former members, visitors and the players of its partnerships) and records of no
+    club yet; another club's players are never looked at. A name more than one record could
+    be is the person's choice: ChooseRecord lists them, for every such field at once, unless
+    ``choices`` says which record (an id among those the club may name) or NEW. Reads only."""
+    choices = choices or {}
+    pool = Pool(players_open_to(club_id=club.id))
+    found: dict[str, Player | None] = {}
+    unsure: list[Ambiguity] = []
+    for field_name, name in names.items():
+        typed = typed_name(name)
+        choice = choices.get(field_name)
+        if isinstance(choice, int) and pool.by_id(choice) is None:
+            raise not_known(club=club, player_id=choice, field=field_name)
+        match = pool.match(name=typed, choice=choice)
+        if match.ambiguous:
+            unsure.append(ambiguity(field_name, typed, match.candidates, club=club))
+        found[field_name] = match.player
+    if unsure:
+        raise ChooseRecord(unsure)
+    return found
 
 
-def player_by_name(*, club: Club, name: str) -> Player:
+def known_player_named(
+    *, club: Club, name: str, choice: Choice | None = None, field: str = "player"
+) -> Player | None:
+    """The record a typed name means for the club (``players_named``), or None."""
+    return players_named(
+        club=club, names={field: name}, choices={field: choice} if choice is not None else None
+    )[field]
+
+
+def player_by_name(
+    *, club: Club, name: str, choice: Choice | None = None, field: str = "player"
+) -> Player:
     """The player a typed name means for the club (``known_player_named``), else a new
     record: a visitor of the club."""
-    found = known_player_named(club=club, name=name)
+    found = known_player_named(club=club, name=name, choice=choice, field=field)
     if found is not None:
         return found
     return Player.objects.create(name=typed_name(name), host_club=club)
+
+
+def _players_by_names(
+    club: Club, names: Mapping[str, str], choices: Mapping[str, Choice] | None
+) -> dict[str, Player]:
+    found = players_named(club=club, names=names, choices=choices)
+    return {
+        f: p if p is not None else Player.objects.create(name=typed_name(names[f]), host_club=club)
+        for f, p in found.items()
+    }
 
 
 @transaction.atomic
@@ -344,13 +387,18 @@ def entry_register_team_by_names(
     name: str = "",
     seed: int | None = None,
     rating: float | None = None,
+    choices: Mapping[str, Choice] | None = None,
 ) -> Entry:
-    """A team typed in by its players' names (the entries page): each name finds the club's
-    player or makes a visitor record, and a refused entry makes none."""
+    """A team typed in by its players' names (the entries page, a late entry): each name
+    finds the club's record (``players_named``: a choice when more than one could be the
+    person) or makes a visitor record, and a refused entry makes none."""
+    found = _players_by_names(
+        event.club, {"player_one": player_one, "player_two": player_two}, choices
+    )
     return entry_register_team(
         event=event,
-        player_one=player_by_name(club=event.club, name=player_one),
-        player_two=player_by_name(club=event.club, name=player_two),
+        player_one=found["player_one"],
+        player_two=found["player_two"],
         name=name,
         seed=seed,
         rating=rating,
@@ -359,13 +407,18 @@ def entry_register_team_by_names(
 
 @transaction.atomic
 def entry_register_player_by_name(
-    *, event: Event, player: str, seed: int | None = None, rating: float | None = None
+    *,
+    event: Event,
+    player: str,
+    seed: int | None = None,
+    rating: float | None = None,
+    choices: Mapping[str, Choice] | None = None,
 ) -> Entry:
     """A single player typed in by name (a progressive event); a refused entry makes no
     player record."""
     return entry_register_player(
         event=event,
-        player=player_by_name(club=event.club, name=player),
+        player=_players_by_names(event.club, {"player": player}, choices)["player"],
         seed=seed,
         rating=rating,
     )

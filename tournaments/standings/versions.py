@@ -5,7 +5,9 @@ A stamp is a fingerprint of the rows a page reads, made by the database: on Post
 count and the sum of a hash of every row; elsewhere counts and sums of each row's id weighted
 by what it holds (its result, its points, its teams…). Changing any one row changes the sum.
 ``results`` covers what standings read (pairings and their results, entries, the tie-break
-order); ``live`` adds what the live pages show (games' versions and last change, which move
+order, and the people of the pairings' partnerships: which records they are, their names and
+whether their pages are public, so that a merge of two records, a rename or a privacy change
+shows at once); ``live`` adds what the live pages show (games' versions and last change, which move
 with every confirmed hand, undo, correction and clock change; rounds). A hand waiting for
 confirmation may touch its game's row, but changes no score shown anywhere.
 """
@@ -21,6 +23,7 @@ from django.db.models import (
     Count,
     F,
     Func,
+    IntegerField,
     Max,
     OuterRef,
     Q,
@@ -87,6 +90,36 @@ def _result_aggregates() -> dict[str, Any]:
     }
     for kind in ResultKind.values:
         aggregates[f"r_{kind}"] = Sum("id", filter=Q(result=kind))
+    return aggregates
+
+
+PEOPLE_SLOTS = (
+    "home_team__player_one",
+    "home_team__player_two",
+    "away_team__player_one",
+    "away_team__player_two",
+)
+
+
+class _NameHash(Func):
+    """A number from a name that moves when the name changes: PostgreSQL's ``hashtext``;
+    elsewhere the length (a rename to a name as long goes unseen there)."""
+
+    function = "LENGTH"
+    output_field = IntegerField()
+
+    def as_postgresql(self, compiler: Any, connection: Any, **extra: Any) -> Any:
+        return self.as_sql(compiler, connection, function="hashtext", **extra)
+
+
+def _people_aggregates() -> dict[str, Any]:
+    """Who plays in the pairings' partnerships: each slot's record, name and privacy, weighted
+    by the pairing's id (a merge re-points a partnership at the record kept)."""
+    aggregates: dict[str, Any] = {}
+    for n, slot in enumerate(PEOPLE_SLOTS):
+        aggregates[f"p{n}_ids"] = Sum(F("id") * F(f"{slot}_id"))
+        aggregates[f"p{n}_names"] = Sum(F("id") * _NameHash(f"{slot}__name"))
+        aggregates[f"p{n}_public"] = Sum("id", filter=Q(**{f"{slot}__is_public": True}))
     return aggregates
 
 
@@ -163,7 +196,7 @@ PG_ROWS = (
 
 
 def _with_versions_postgresql(qs: QuerySet[Event]) -> QuerySet[Event]:
-    return qs.annotate(
+    return _with_people(qs).annotate(
         fp_pairings=RawSQL(PG_PAIRINGS, (), TextField()),
         fp_entries=RawSQL(PG_ROWS.format(table=Entry._meta.db_table), (), TextField()),
         fp_rounds=RawSQL(PG_ROWS.format(table=Round._meta.db_table), (), TextField()),
@@ -181,7 +214,7 @@ def with_portable_versions(qs: QuerySet[Event]) -> QuerySet[Event]:
     """The same fingerprints with aggregates any database runs (SQLite for the quick start):
     counts, and sums of each row's id weighted by what it holds."""
     pairings = Pairing.objects.filter(event=OuterRef("pk"))
-    return qs.annotate(
+    return _with_people(qs).annotate(
         fp_results=_fingerprint(pairings, "event", _result_aggregates()),
         fp_live=_fingerprint(pairings, "event", _live_aggregates()),
         fp_entries=_fingerprint(
@@ -191,6 +224,11 @@ def with_portable_versions(qs: QuerySet[Event]) -> QuerySet[Event]:
             Round.objects.filter(event=OuterRef("pk")), "event", _round_aggregates()
         ),
     )
+
+
+def _with_people(qs: QuerySet[Event]) -> QuerySet[Event]:
+    pairings = Pairing.objects.filter(event=OuterRef("pk"))
+    return qs.annotate(fp_people=_fingerprint(pairings, "event", _people_aggregates()))
 
 
 def _digest(*parts: object) -> str:
@@ -214,7 +252,7 @@ def event_versions(event: Event) -> Versions:
     else:
         pairings, games = found.fp_results, found.fp_live
     settings = (event.tiebreaks, event.format, event.kind, event.status)
-    results = _digest(pairings, found.fp_entries, settings)
+    results = _digest(pairings, found.fp_entries, found.fp_people, settings)
     live = _digest(
         results,
         games,
@@ -229,14 +267,18 @@ def event_versions(event: Event) -> Versions:
 
 
 def season_version(season: Season) -> str:
-    """The version of a season's leaderboard (one query)."""
+    """The version of a season's leaderboard (one query): the results of its club nights and
+    the people of their partnerships (a merge of two records shows at once)."""
     pairings = Pairing.objects.filter(
         event__season=OuterRef("pk"), event__kind=EventKind.CLUB_NIGHT
     )
     found = (
         Season.objects.filter(pk=season.pk)
-        .annotate(fp=_fingerprint(pairings, "event__season", _result_aggregates()))
-        .values_list("fp", flat=True)
+        .annotate(
+            fp=_fingerprint(pairings, "event__season", _result_aggregates()),
+            people=_fingerprint(pairings, "event__season", _people_aggregates()),
+        )
+        .values_list("fp", "people")
         .first()
     )
     return _digest(found, season.tiebreaks)

@@ -14,6 +14,7 @@ from .import_ import (
     event_import_preview,
     read_document,
 )
+from .people import PersonMatch, parse_people
 
 __all__ = [
     "FORMAT_NAME",
@@ -22,8 +23,10 @@ __all__ = [
     "ImportPreview",
     "ImportRefused",
     "ImportResult",
+    "PersonMatch",
     "event_export",
     "event_import",
     "event_import_preview",
+    "parse_people",
     "read_document",
 ]

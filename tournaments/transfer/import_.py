@@ -9,8 +9,10 @@ Who may do what is decided here, once, from the importing user (the *actor*), so
 - a team is never made in a club where the actor is not an organiser: such a team becomes a
   team of the event's club (an entry keeps an existing club as its home club, as registration
   allows; a club not created here becomes the event's club);
-- players are matched by email only among the members of the clubs the actor organises
-  (staff: every player); otherwise a new player record is made.
+- players are found before a record is made (``people.match_players``): by email among the
+  records the clubs the actor organises know (staff: every record), then by name among the
+  records the event's club knows; more than one candidate is the actor's choice (``choices``);
+  otherwise a new player record is made. The preview lists who is matched to whom.
 
 Every row treated otherwise than the file says gets an ``ImportNote`` (the row and why), which
 the preview lists before anything is written and the import returns. Notes and refusals name
@@ -37,9 +39,9 @@ from django.utils.dateparse import parse_date, parse_datetime
 
 from kaiser_club.errors import InvalidInput, NotAllowed
 from kaiser_club.models import Club, Player
+from kaiser_club.people import Choice
 from kaiser_club.roles import Role
 from kaiser_club.selectors import AnyUser, club_ids_with_role
-from kaiser_club.text import clean_text
 from scoring.choices import HandStatus
 from scoring.convert import entry_fields, hand_to_entry, result_fields, state_fields
 from scoring.models import Game, Hand, Team
@@ -73,6 +75,7 @@ from .export import (
     PAIRING_FIELDS,
     SEATS,
 )
+from .people import PersonMatch, match_players
 
 T = TypeVar("T")
 DATE_FIELDS = {"date", "starts_on", "ends_on"}
@@ -110,6 +113,7 @@ class ImportResult:
 
     event: Event
     notes: list[ImportNote]
+    people: list[PersonMatch] = field(default_factory=list)  # who was matched to whom
 
 
 @dataclass(frozen=True)
@@ -120,6 +124,7 @@ class ImportPreview:
     club: str
     counts: dict[str, int]  # entries, rounds, games and hands the import would write
     notes: list[ImportNote]
+    people: list[PersonMatch] = field(default_factory=list)  # who would be matched to whom
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -128,6 +133,7 @@ class ImportPreview:
             "club": self.club,
             "counts": self.counts,
             "notes": [str(note) for note in self.notes],
+            "people": [person.as_dict() for person in self.people],
         }
 
 
@@ -138,13 +144,17 @@ class _Scope:
     actor: AnyUser | None
     organised: frozenset[int] | None  # None: every club (staff, or the server's operator)
     notes: list[ImportNote] = field(default_factory=list)
+    choices: Mapping[int, Choice] = field(default_factory=dict)  # file's player ref -> record
+    people: list[PersonMatch] = field(default_factory=list)
+    preview: bool = False
 
     @classmethod
-    def of(cls, actor: AnyUser | None) -> _Scope:
+    def of(cls, actor: AnyUser | None, choices: Mapping[int, Choice] | None = None) -> _Scope:
         if actor is None:
-            return cls(actor=None, organised=None)
+            return cls(actor=None, organised=None, choices=choices or {})
         ids = club_ids_with_role(user=actor, at_least=Role.ORGANISER)
-        return cls(actor=actor, organised=None if ids is None else frozenset(ids))
+        organised = None if ids is None else frozenset(ids)
+        return cls(actor=actor, organised=organised, choices=choices or {})
 
     @property
     def everywhere(self) -> bool:
@@ -318,26 +328,7 @@ def _check_event_club(data: Any, scope: _Scope) -> None:
 
 
 def _players(data: Any, scope: _Scope, host: Club) -> dict[int, Player]:
-    candidates = Player.objects.all()
-    if scope.organised is not None:
-        candidates = candidates.filter(memberships__club_id__in=scope.organised)
-    players: dict[int, Player] = {}
-    for raw in _list(data, "players"):
-        where = f"Player {raw.get('ref') if isinstance(raw, Mapping) else raw!r}"
-        name, email = str(_need(raw, "name", where)), str(raw.get("email") or "")
-        found = candidates.filter(email__iexact=email).order_by("id").first() if email else None
-        if found is None and email and not scope.everywhere:
-            # Said of every email not found, whether or not another club has it: the note
-            # tells nothing about other clubs' members.
-            scope.note(
-                f"Player {email}",
-                "players are matched by email only among the members of the clubs you "
-                "organise, and none of them has this email; a new player record is made.",
-            )
-        players[_need(raw, "ref", where)] = found or Player.objects.create(
-            name=clean_text(name), email=email, host_club=host
-        )
-    return players
+    return match_players(_list(data, "players"), scope, host, data, _need)
 
 
 def _team_club(
@@ -587,30 +578,37 @@ class _RolledBack(Exception):
 
 
 @transaction.atomic
-def event_import(*, data: Any, actor: AnyUser | None) -> ImportResult:
+def event_import(
+    *, data: Any, actor: AnyUser | None, choices: Mapping[int, Choice] | None = None
+) -> ImportResult:
     """Creates the event the file describes, as a new event; all of it or nothing.
 
     ``actor`` is the importing user, whose organiser roles scope the import (see the module's
     docstring); None is the server's operator at the command line, who may do what staff may.
-    Raises NotAllowed (the actor may not import this event) or ImportRefused (the file)."""
-    result = _run(data, _Scope.of(actor), preview=False)
+    ``choices`` says which record a player of the file is (ref -> id, or NEW) where more than
+    one could be. Raises NotAllowed (the actor may not import this event), ImportRefused (the
+    file) or ChooseRecord (a player more than one record could be, and no choice for it)."""
+    result = _run(data, _Scope.of(actor, choices), preview=False)
     assert isinstance(result, ImportResult)
     return result
 
 
 @transaction.atomic
-def event_import_preview(*, data: Any, actor: AnyUser | None) -> ImportPreview:
+def event_import_preview(
+    *, data: Any, actor: AnyUser | None, choices: Mapping[int, Choice] | None = None
+) -> ImportPreview:
     """What ``event_import`` would do with the file, and the rows it would treat otherwise than
     the file says; refused exactly as the import would be. The import is run in full and rolled
     back, so nothing is written and a preview that passes means an import that passes (unless
     the data here changes in between)."""
-    result = _run(data, _Scope.of(actor), preview=True)
+    result = _run(data, _Scope.of(actor, choices), preview=True)
     assert isinstance(result, ImportPreview)
     return result
 
 
 def _run(data: Any, scope: _Scope, *, preview: bool) -> ImportResult | ImportPreview:
     _check_event_club(data, scope)
+    scope.preview = preview
     raw_event = _need(data, "event", "The file")
     _rules(
         _need(raw_event, "preset", "The event"), _need(raw_event, "rules", "The event"), "The event"
@@ -620,7 +618,7 @@ def _run(data: Any, scope: _Scope, *, preview: bool) -> ImportResult | ImportPre
             event = _import(data, raw_event, scope)
             if preview:
                 raise _RolledBack(_preview_of(event, scope))
-            return ImportResult(event=event, notes=scope.notes)
+            return ImportResult(event=event, notes=scope.notes, people=scope.people)
     except _RolledBack as done:
         return done.preview
     except (IntegrityError, DataError) as exc:
@@ -643,6 +641,7 @@ def _preview_of(event: Event, scope: _Scope) -> ImportPreview:
             "hands": Hand.with_pending.filter(game_id__in=games).count(),
         },
         notes=list(scope.notes),
+        people=list(scope.people),
     )
 
 

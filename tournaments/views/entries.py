@@ -12,6 +12,9 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from kaiser_club.actors import Actor
+from kaiser_club.answers import show_error
+from kaiser_club.errors import KaiserError
+from kaiser_club.people import ChooseRecord, parse_choice
 
 from .. import services
 from ..forms import CsvForm, PlayerEntryForm, TeamEntryForm
@@ -21,7 +24,7 @@ from ..selectors import entries_of
 from .common import attempt, back, event_page
 
 
-def _page(request: HttpRequest, event: Event, **extra: Any) -> HttpResponse:
+def _page(request: HttpRequest, event: Event, status: int = 200, **extra: Any) -> HttpResponse:
     entries = entries_of(event=event).order_by("status", "seed", "name", "id")
     form_class = PlayerEntryForm if event.individual else TeamEntryForm
     context = {
@@ -32,7 +35,7 @@ def _page(request: HttpRequest, event: Event, **extra: Any) -> HttpResponse:
         "csv_form": CsvForm(),
         **extra,
     }
-    return render(request, "tournaments/entries.html", context)
+    return render(request, "tournaments/entries.html", context, status=status)
 
 
 @event_page()
@@ -40,44 +43,50 @@ def entry_list(request: HttpRequest, event: Event) -> HttpResponse:
     return _page(request, event)
 
 
+CHOICE_SUFFIX = "_record"  # the page's radio buttons: player_one_record = an id, or "new"
+
+
 @require_POST
 @event_page()
 def entry_add(request: HttpRequest, event: Event) -> HttpResponse:
-    if event.individual:
-        player_form = PlayerEntryForm(request.POST)
-        if not player_form.is_valid():
-            return _page(request, event, form=player_form)
-        data = player_form.cleaned_data
-        done = attempt(
-            request,
-            lambda: services.entry_register_player_by_name(
-                event=event, player=data["player"], seed=data["seed"], rating=data["rating"]
-            ),
-        )
-    else:
-        form = TeamEntryForm(request.POST)
-        if not form.is_valid():
-            return _page(request, event, form=form)
-        data = form.cleaned_data
-        done = attempt(
-            request,
-            lambda: services.entry_register_team_by_names(
+    form_class = PlayerEntryForm if event.individual else TeamEntryForm
+    form = form_class(request.POST)
+    if not form.is_valid():
+        return _page(request, event, form=form)
+    data = form.cleaned_data
+    try:
+        fields = ["player"] if event.individual else ["player_one", "player_two"]
+        choices = {
+            f: choice
+            for f in fields
+            if (choice := parse_choice(request.POST.get(f"{f}{CHOICE_SUFFIX}"))) is not None
+        }
+        if event.individual:
+            done = services.entry_register_player_by_name(
+                event=event,
+                player=data["player"],
+                seed=data["seed"],
+                rating=data["rating"],
+                choices=choices,
+            )
+        else:
+            done = services.entry_register_team_by_names(
                 event=event,
                 player_one=data["player_one"],
                 player_two=data["player_two"],
                 name=data["name"],
                 seed=data["seed"],
                 rating=data["rating"],
-            ),
-        )
-    if done:  # the names as matched, not as typed
-        messages.success(request, _("%(name)s is entered.") % {"name": done.name})
-    else:
-        return _page(
-            request,
-            event,
-            form=(PlayerEntryForm if event.individual else TeamEntryForm)(request.POST),
-        )
+                choices=choices,
+            )
+    except ChooseRecord as exc:
+        choose = [(a, f"{a.field}{CHOICE_SUFFIX}") for a in exc.ambiguities]
+        return _page(request, event, form=form, choose=choose, status=409)
+    except KaiserError as exc:
+        show_error(request, exc)
+        return _page(request, event, form=form_class(request.POST))
+    # The names as matched, not as typed.
+    messages.success(request, _("%(name)s is entered.") % {"name": done.name})
     return back(event, "tournaments:entries")
 
 

@@ -18,11 +18,19 @@ from kaiser_club.errors import KaiserError
 from ..api.transfer import export_filename
 from ..models import Event
 from ..permissions import EventAction
-from ..transfer import event_export, event_import, event_import_preview, read_document
+from ..transfer import (
+    event_export,
+    event_import,
+    event_import_preview,
+    parse_people,
+    read_document,
+)
 from ..transfer.import_ import ImportPreview
+from ..transfer.people import summary as people_summary
 from .common import event_page
 
 MAX_UPLOAD_BYTES = 20 * 1024 * 1024
+PERSON = "person-"  # the preview's choice of record for the file's player: person-<ref>
 # Room left in a form's body for the CSRF token and the field names around a carried document.
 FORM_MARGIN_BYTES = 10 * 1024
 
@@ -80,15 +88,23 @@ def event_upload(request: HttpRequest) -> HttpResponse:
         return _page(request)
     try:
         data = _document(request)
+        choices = parse_people(
+            [
+                f"{key.removeprefix(PERSON)}:{value}"
+                for key, value in request.POST.items()
+                if key.startswith(PERSON) and value
+            ]
+        )
         if request.POST.get("preview"):
-            preview = event_import_preview(data=data, actor=request.user)
+            preview = event_import_preview(data=data, actor=request.user, choices=choices)
             return _page(request, preview=preview, document=_carried(data))
-        result = event_import(data=data, actor=request.user)
+        result = event_import(data=data, actor=request.user, choices=choices)
     except KaiserError as exc:
         # The services' sentence, as the API gives it (403 when the role does not allow it).
         messages.error(request, f"Nothing was imported. {exc.message}")
         return _page(request, status=exc.status)
     messages.success(request, f"{result.event.name} is imported, with new table codes.")
+    messages.success(request, people_summary(result.people))
     for note in result.notes:
         messages.info(request, str(note))
     return redirect("tournaments:event", event_id=result.event.id)

@@ -119,18 +119,12 @@ def entry_label(w: World, ref: int) -> str:
 
 
 NOT_HERE = "is not on this server, and only staff may add a club"
-UNMATCHED = (
-    "players are matched by email only among the members of the clubs you organise, and none "
-    "of them has this email; a new player record is made."
-)
 
 
 def organiser_notes(w: World) -> list[str]:
     """What an organiser of the event's club only is told, in the order of the file."""
     return [
         f"Club moose-jaw (Moose Jaw Kaiser): it {NOT_HERE}; it is not created.",
-        f"Player r1@regina.example: {UNMATCHED}",
-        f"Player r2@regina.example: {UNMATCHED}",
         f"{team_label(w, w.team_other)}: club 'Regina Kaiser' is not one you organise; the team "
         "becomes a team of Saskatoon Kaiser.",
         f"{team_label(w, w.team_unknown)}: club 'Moose Jaw Kaiser' {NOT_HERE}; the team becomes "
@@ -292,6 +286,7 @@ def test_an_organiser_keeps_the_import_in_the_clubs_they_organise(
     organiser = member(w.home, Role.ORGANISER)
     rows, links, ratings = regina_rows(w), regina_links(w), regina_ratings(w)
     clubs = set(Club.objects.values_list("slug", flat=True))
+    players = Player.objects.count()
 
     answer = through(door, organiser, w.document, tmp_path)
 
@@ -307,13 +302,14 @@ def test_an_organiser_keeps_the_import_in_the_clubs_they_organise(
     # naming the missing club is of the event's club.
     home_clubs = dict(Entry.objects.filter(event=event).values_list("name", "club__slug"))
     assert sorted(home_clubs.values()) == ["regina", "saskatoon", "saskatoon", "saskatoon"]
-    # Regina's members are neither changed nor linked: new records carry the file's emails.
+    # Regina's members are neither changed nor linked: the file's players who carry their
+    # emails are the event's club's own records of those names (the file was exported from
+    # them; a record without an email may be given one), and no record is made.
     assert regina_rows(w) == rows and regina_links(w) == links
-    made = Player.objects.filter(email__in=["r1@regina.example", "r2@regina.example"]).exclude(
+    assert not Player.objects.filter(email__in=["r1@regina.example", "r2@regina.example"]).exclude(
         id__in=[p.id for p in w.regina]
     )
-    assert made.count() == 2
-    assert not Membership.objects.filter(player__in=made).exists()
+    assert Player.objects.count() == players
     # The event's club's own member is matched by email.
     assert Entry.objects.filter(event=event, team__player_one=w.home_member).exists()
     # Regina's ratings do not move; no answer, nor the export, shows its members' names.
@@ -525,7 +521,12 @@ def test_the_command_dry_run_writes_nothing(world: World, tmp_path: Any) -> None
     lines = out.getvalue().splitlines()
     assert lines[0].startswith(f"Would import {world.event.name} (Saskatoon Kaiser): entries 4,")
     assert lines[0].endswith(". Nothing was imported.")
-    assert lines[1:] == organiser_notes(world)
+    notes = organiser_notes(world)
+    assert lines[1 : 1 + len(notes)] == notes
+    # Then who is who: every player of the file, found here by email or by name.
+    people = lines[1 + len(notes) :]
+    assert len(people) == len(world.document["players"])
+    assert all(", found by " in line for line in people), people
     assert counts() == before
     with pytest.raises(CommandError, match="There is no user nobody"):
         call_command("import_event", str(path), "--user", "nobody")

@@ -5,7 +5,7 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from kaiser_club.errors import KaiserError
-from tournaments.transfer import event_import, event_import_preview, read_document
+from tournaments.transfer import event_import, event_import_preview, parse_people, read_document
 
 
 class Command(BaseCommand):
@@ -21,6 +21,14 @@ class Command(BaseCommand):
             "--user",
             metavar="USERNAME",
             help="Import as this user: the same checks and the same answers as their page.",
+        )
+        parser.add_argument(
+            "--person",
+            action="append",
+            default=[],
+            metavar="REF=ID",
+            help="Which record the file's player REF is: a record's id, or new (a new "
+            "record). For a player more than one record could be; the dry run lists them.",
         )
         parser.add_argument(
             "--dry-run",
@@ -43,18 +51,21 @@ class Command(BaseCommand):
                     raw = handle.read()
         except OSError as exc:
             raise CommandError(f"Cannot read {path}: {exc}") from None
+        people = []
         try:
             data = read_document(raw)
+            choices = parse_people(options["person"])
             if options["dry_run"]:
-                preview = event_import_preview(data=data, actor=actor)
+                preview = event_import_preview(data=data, actor=actor, choices=choices)
                 self.stdout.write(
                     f"Would import {preview.name} ({preview.club}): "
                     + ", ".join(f"{what} {n}" for what, n in preview.counts.items())
                     + ". Nothing was imported."
                 )
                 notes = preview.notes
+                people = preview.people
             else:
-                result = event_import(data=data, actor=actor)
+                result = event_import(data=data, actor=actor, choices=choices)
                 self.stdout.write(
                     self.style.SUCCESS(f"Imported as event {result.event.id}: {result.event.name}.")
                 )
@@ -63,3 +74,5 @@ class Command(BaseCommand):
             raise CommandError(f"Nothing was imported. {exc.message}") from None
         for note in notes:
             self.stdout.write(str(note))
+        for person in people:  # the dry run: who would be matched to whom
+            self.stdout.write(str(person))
