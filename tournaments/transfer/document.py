@@ -659,7 +659,22 @@ def _pairings(
         if values["result"] == ResultKind.PENDING and values["winner_side"]:
             refuse(where, "a pending pairing has no winner_side.")
         rows.append(Row(where, values, key=ref, position=position, links=links))
+    _check_bracket(rows)
     return rows
+
+
+def _check_bracket(rows: list[Row]) -> None:
+    """The bracket's shape as its pages draw it: a third-place match stands beside the final
+    of a winners' bracket, so a bracket with one has winners' bracket matches too."""
+    matches = [row for row in rows if row.values["match_number"] is not None]
+    stages = {row.values["stage"] for row in matches}
+    if Stage.THIRD_PLACE in stages and Stage.WINNERS not in stages:
+        third = next(row for row in matches if row.values["stage"] == Stage.THIRD_PLACE)
+        refuse(
+            third.where,
+            "a third-place match follows a winners' bracket, and no numbered match of the file "
+            "is of the winners stage.",
+        )
 
 
 OUTCOME_FIELDS = ("result", "winner_side", "home_points", "away_points")

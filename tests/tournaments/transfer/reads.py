@@ -80,9 +80,8 @@ def event_urls(event: Event) -> tuple[list[str], list[str], list[str]]:
         *[f"/e/{e}/games/{p.id}/" for p in pairings if p.game_id],
         *[f"/e/{e}/teams/{entry}/" for entry in entries],
     ]
-    if event.is_bracket:
-        public.append(f"/e/{e}/bracket/")
-    if event.season_id:
+    public.append(f"/e/{e}/bracket/")
+    if event.season_id and event.kind == "club_night":  # a club night's season is public
         public.append(f"/e/seasons/{event.season_id}/")
     organiser = [
         f"/events/{e}/",
@@ -111,8 +110,7 @@ def event_urls(event: Event) -> tuple[list[str], list[str], list[str]]:
         *[f"/players/{p}/" for p in sorted(players)],
         *[f"/api/players/{p}/stats/" for p in sorted(players)],
     ]
-    if event.is_bracket:
-        organiser += [f"/events/{e}/bracket/", f"/api/events/{e}/bracket/"]
+    organiser += [f"/events/{e}/bracket/", f"/api/events/{e}/bracket/"]
     if event.season_id:
         organiser.append(f"/api/seasons/{event.season_id}/leaderboard/")
     return public, organiser, staff

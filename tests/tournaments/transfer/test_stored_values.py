@@ -413,3 +413,71 @@ def test_an_upload_with_nan_or_too_deep_is_refused(exported):
         assert answer.status_code == 400
         assert answer.json()["detail"].startswith(sentence)
     assert row_counts() == before
+
+
+# --- valid values that do not fit together -------------------------------------------------------
+
+
+def each_pairing(**values: Any) -> Change:
+    return lambda d: [p.update(values) for p in d["pairings"]]
+
+
+def bracket_event() -> Event:
+    from .test_bad_files import bracket_event as build
+
+    return build()
+
+
+@pytest.mark.parametrize(
+    ("change", "outcome"),
+    [
+        (in_event(format="double_elimination"), 201),
+        (in_event(format="pools", pool_count=2, pool_advance=1), 201),
+        (lambda d: [e.update(pool=64) for e in d["entries"]], 201),
+        (
+            lambda d: [p.update(result="played") for p in d["pairings"] if p["result"] == "bye"],
+            201,
+        ),
+        (in_row("pairings", 0, result="adjusted", winner_side="", home_points=None), 201),
+        (in_row("pairings", 0, stage="third_place", match_number=1), "Pairing 1: a third-place"),
+        (lambda d: d["substitutions"][0].update(entry=1, game=1, seat=3), 201),
+        (lambda d: [g.update(from_paper=True) for g in d["games"]], 201),
+        (in_event(kind="club_night", season={"name": "Winter", "tiebreaks": ["seed"]}), 201),
+        (
+            lambda d: [g.update(time_called_at="1900-01-01T00:00:00Z") for g in d["games"]],
+            "Game 1, hand 2: Time is up",
+        ),
+    ],
+)
+def test_valid_values_that_do_not_fit_together_are_refused_or_readable(exported, change, outcome):
+    _, document, api = exported
+    document = changed(document, change)
+    if outcome == 201:
+        imported(api, document)
+    else:
+        assert refused(api, document).startswith(outcome)
+
+
+@pytest.mark.parametrize(
+    ("change", "outcome"),
+    [
+        (each_pairing(stage="third_place"), "Pairing 1: a third-place match follows a winners'"),
+        (lambda d: [p.update(winner_to=1) for p in d["pairings"] if p["ref"] != 1], 201),
+        (lambda d: [p.update(loser_to=2) for p in d["pairings"] if p["ref"] != 2], 201),
+        (each_pairing(stage="grand_final"), 201),
+        (each_pairing(code="W99999999-1"), 201),
+        (each_pairing(cancelled=True, conditional=True), 201),
+        (each_pairing(result="bye", winner_side="away", game=None, away=None), 201),
+        (each_pairing(home=None), 201),
+        (in_event(format="swiss", rounds=3), 201),
+    ],
+)
+def test_a_bracket_that_does_not_fit_together_is_refused_or_drawn(change, outcome):
+    event = bracket_event()
+    api = APIClient()
+    api.force_authenticate(member(event.club, Role.ORGANISER))
+    document = changed(event_export(event=event), change)
+    if outcome == 201:
+        imported(api, document)
+    else:
+        assert refused(api, document).startswith(outcome)
