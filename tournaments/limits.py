@@ -11,3 +11,10 @@ ROUNDS = (1, 50)
 POOL_COUNT = (2, 64)
 POOL_ADVANCE = (1, 64)
 MINUTES_PER_GAME = (1, MAX_TIME_LIMIT_MINUTES)
+POOL = (1, POOL_COUNT[1])  # a pool's number
+# Numbers an imported event's rows carry: what generation, "add a table" and the bracket count
+# on, with room to count on from them.
+ROUND_NUMBER = (1, 9999)
+TABLE_NUMBER = (1, 999)
+MATCH_NUMBER = (1, 99_999)
+HANDS_PER_GAME = 1000  # a game of Kaiser has a few dozen hands, misdeals included

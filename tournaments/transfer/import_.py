@@ -18,82 +18,57 @@ Every row treated otherwise than the file says gets an ``ImportNote`` (the row a
 the preview lists before anything is written and the import returns. Notes and refusals name
 rows by the file's own refs, names and emails, never by another club's player records.
 
-The season is found by its club and name. Every game's hands are replayed through the rules
-engine: the scores, winners and ends in the file are never read, and a hand the rules refuse
-stops the import with the game and hand named. Tables get fresh codes.
+Before anything is written, the whole file is read and checked without a query
+(``document.read``): every value against its column and the app's ranges, every reference,
+every row that must be unique, every game's hands replayed through the rules engine (the
+scores, winners and ends in the file are never read). A refusal names the file's row; should
+the database still refuse a row, the answer names the file's rows that clash, never the
+database's words. The season is found by its club and name. Tables get fresh codes.
 """
 
 from __future__ import annotations
 
 import datetime as dt
 import json
-import uuid
+import logging
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
-from typing import Any, TypeVar
+from dataclasses import dataclass, field
+from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.db import DataError, IntegrityError, models, transaction
 from django.utils import timezone
-from django.utils.dateparse import parse_date, parse_datetime
 
-from kaiser_club.errors import InvalidInput, NotAllowed
+from kaiser_club.errors import NotAllowed
 from kaiser_club.models import Club, Player
 from kaiser_club.people import Choice
+from kaiser_club.request_limits import nesting_depth_exceeds, too_deep_text
 from kaiser_club.roles import Role
 from kaiser_club.selectors import AnyUser, club_ids_with_role
-from scoring.choices import HandStatus
-from scoring.convert import entry_fields, hand_to_entry, result_fields, state_fields
+from scoring.convert import state_fields
 from scoring.models import Game, Hand, Team
-from scoring.rules import (
-    GameState,
-    HandRefused,
-    RuleSet,
-    RuleSetInvalid,
-    Seat,
-    UnknownPreset,
-    apply_hand,
-    forfeit,
-    new_game,
-    preset,
-)
-from scoring.rules import Team as Side
-from scoring.services.hands import request_digest
 
 from ..choices import ResultKind
 from ..models import Entry, Event, Pairing, Round, Season, Substitution, Table
 from ..services.entries import team_for
 from ..services.results import outcome_of_game
 from ..services.tables import new_code
-from .export import (
-    ENTRY_FIELDS,
-    EVENT_FIELDS,
-    FORMAT_NAME,
-    FORMAT_VERSION,
-    GAME_FIELDS,
-    HAND_FIELDS,
-    PAIRING_FIELDS,
-    SEATS,
+from .document import (
+    Document,
+    Row,
+    check_header,
+    event_club_slug,
+    file_club_name,
+    first_clash,
+    need,
+    read,
 )
 from .people import PersonMatch, match_players
+from .values import ImportRefused
 
-T = TypeVar("T")
-DATE_FIELDS = {"date", "starts_on", "ends_on"}
-TIME_FIELDS = {
-    "registered_at",
-    "checked_in_at",
-    "withdrawn_at",
-    "started_at",
-    "ended_at",
-    "paused_at",
-    "time_called_at",
-    "completed_at",
-    "confirmed_at",
-}
+logger = logging.getLogger(__name__)
 
-
-class ImportRefused(InvalidInput):
-    """The file cannot be imported; the message says where and why."""
+__all__ = ["ImportNote", "ImportPreview", "ImportRefused", "ImportResult"]
 
 
 @dataclass(frozen=True)
@@ -139,14 +114,17 @@ class ImportPreview:
 
 @dataclass
 class _Scope:
-    """Who imports and the clubs they organise, read once; the notes the import makes."""
+    """Who imports and the clubs they organise, read once; the notes the import makes; the
+    row of the file being written (for a sentence, should the database refuse it)."""
 
     actor: AnyUser | None
     organised: frozenset[int] | None  # None: every club (staff, or the server's operator)
     notes: list[ImportNote] = field(default_factory=list)
+    writing: str = "The file"
     choices: Mapping[int, Choice] = field(default_factory=dict)  # file's player ref -> record
     people: list[PersonMatch] = field(default_factory=list)
     preview: bool = False
+    data: Any = None  # the document as read (the people's pools look at its clubs)
 
     @classmethod
     def of(cls, actor: AnyUser | None, choices: Mapping[int, Choice] | None = None) -> _Scope:
@@ -180,55 +158,44 @@ class _FileClub:
     club: Club | None  # None: not on this server and not created (only staff may add a club)
 
 
+class _NotJsonNumber(ValueError):
+    pass
+
+
+def _no_constant(name: str) -> Any:
+    raise _NotJsonNumber(name)
+
+
 def read_document(raw: bytes) -> Any:
-    """An uploaded file's JSON (every door reads uploads with this, for the same sentence)."""
+    """An uploaded file's JSON (every door reads uploads with this, for the same sentence):
+    strict JSON (NaN and Infinity are not JSON numbers), nested no deeper than any request."""
     try:
-        return json.loads(raw.decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        data = json.loads(raw.decode("utf-8"), parse_constant=_no_constant)
+    except UnicodeDecodeError:
+        raise ImportRefused("The file is not JSON: it is not UTF-8 text.") from None
+    except _NotJsonNumber as exc:
+        raise ImportRefused(f"The file is not JSON: {exc} is not a JSON number.") from None
+    except json.JSONDecodeError as exc:
         raise ImportRefused(f"The file is not JSON: {exc}") from None
-
-
-def _need(data: Any, key: str, where: str) -> Any:
-    if not isinstance(data, Mapping) or key not in data:
-        raise ImportRefused(f"{where} has no '{key}': the file is incomplete or not an export.")
-    return data[key]
-
-
-def _list(data: Any, key: str, where: str = "The file") -> list[Any]:
-    value = _need(data, key, where)
-    if not isinstance(value, list):
-        raise ImportRefused(f"{where}: '{key}' should be a list.")
-    return value
-
-
-def _value(name: str, raw: Any, where: str) -> Any:
-    if raw is None:
-        return None
-    if name in DATE_FIELDS:
-        parsed: Any = parse_date(str(raw)) if isinstance(raw, str) else None
-    elif name in TIME_FIELDS:
-        parsed = parse_datetime(str(raw)) if isinstance(raw, str) else None
-    elif name == "client_id":
-        try:
-            parsed = uuid.UUID(str(raw))
-        except ValueError:
-            parsed = None
-    else:
-        return raw
-    if parsed is None:
-        raise ImportRefused(f"{where}: '{name}' is not a valid value ({raw!r}).")
-    return parsed
-
-
-def _values(data: Any, names: list[str], where: str) -> dict[str, Any]:
-    return {name: _value(name, _need(data, name, where), where) for name in names}
+    except RecursionError:
+        raise ImportRefused(f"The file: {too_deep_text()}") from None
+    if nesting_depth_exceeds(data):
+        raise ImportRefused(f"The file: {too_deep_text()}")
+    return data
 
 
 def checked(row: models.Model, where: str) -> None:
-    """The row's own fields as the model allows them (choices, lengths, ranges): no queries."""
-    relations = [f.name for f in row._meta.fields if f.is_relation]
+    """The row's own fields as the model allows them (choices, lengths, ranges): no queries. A
+    second look after the file's reading, which should already have refused any such value.
+    A null that the column allows is not "blank" here (Django's field check says so of a
+    nullable BooleanField, such as a misdeal's ``made``)."""
+    exclude = [
+        f.name
+        for f in row._meta.fields
+        if f.is_relation or (f.null and getattr(row, f.attname) is None)
+    ]
     try:
-        row.clean_fields(exclude=relations)
+        row.clean_fields(exclude=exclude)
     except ValidationError as exc:
         problems = "; ".join(
             f"{name}: {' '.join(str(m) for m in messages)}"
@@ -237,86 +204,14 @@ def checked(row: models.Model, where: str) -> None:
         raise ImportRefused(f"{where}: {problems}") from None
 
 
-def _ref(table: Mapping[Any, T], raw: Any, what: str, where: str) -> T:
-    if raw not in table:
-        raise ImportRefused(f"{where} names {what} {raw!r}, which the file does not have.")
-    return table[raw]
-
-
-def _opt_ref(table: Mapping[Any, T], raw: Any, what: str, where: str) -> T | None:
-    return None if raw is None else _ref(table, raw, what, where)
-
-
-def check_header(data: Any) -> None:
-    if not isinstance(data, Mapping) or data.get("format") != FORMAT_NAME:
-        raise ImportRefused("This file is not a Kaiser Club event export.")
-    version = data.get("version")
-    if version != FORMAT_VERSION:
-        raise ImportRefused(
-            f"This file is in export format version {version!r}; this server reads version "
-            f"{FORMAT_VERSION}. Export it again from a server of the same version."
-        )
-
-
-def _rules(preset_name: Any, rules: Any, where: str) -> RuleSet:
-    try:
-        preset(str(preset_name))
-    except UnknownPreset as exc:
-        raise ImportRefused(f"{where}: {exc}") from None
-    if not isinstance(rules, Mapping):
-        raise ImportRefused(f"{where}: the rule set should be an object.")
-    try:
-        return RuleSet.from_dict(rules)
-    except RuleSetInvalid as exc:
-        raise ImportRefused(f"{where}: {exc}") from None
-
-
-def _clubs(data: Any, scope: _Scope) -> dict[str, _FileClub]:
-    clubs: dict[str, _FileClub] = {}
-    for raw in _list(data, "clubs"):
-        slug = str(_need(raw, "slug", "A club"))
-        name = str(_need(raw, "name", f"Club {slug}"))
-        club = Club.objects.filter(slug=slug).first()
-        if club is None and not scope.everywhere:
-            scope.note(
-                f"Club {slug} ({name})",
-                "it is not on this server, and only staff may add a club; it is not created.",
-            )
-        elif club is None:
-            if Club.objects.filter(name=name).exists():
-                raise ImportRefused(
-                    f"Club {slug} is not on this server, and another club is named {name}."
-                )
-            club = Club.objects.create(
-                slug=slug,
-                name=name,
-                town=str(raw.get("town") or ""),
-                default_preset=str(raw.get("default_preset") or "club"),
-            )
-            scope.note(f"Club {slug} ({name})", "it is not on this server; it is created.")
-        clubs[slug] = _FileClub(slug=slug, name=name, club=club)
-    return clubs
-
-
-def _file_club_name(data: Any, slug: str) -> str:
-    """The name the file gives the club with this slug, for a sentence (the slug if none)."""
-    raws = data.get("clubs") if isinstance(data, Mapping) else None
-    for raw in raws if isinstance(raws, list) else []:
-        if isinstance(raw, Mapping) and str(raw.get("slug")) == slug and raw.get("name"):
-            return str(raw["name"])
-    return slug
-
-
-def _check_event_club(data: Any, scope: _Scope) -> None:
+def _check_event_club(data: Any, slug: str, scope: _Scope) -> None:
     """Raises NotAllowed unless the actor organises the event's club (staff for a club that is
     not on this server); reads only the file's header, the event's club and the clubs."""
-    check_header(data)
-    slug = str(_need(_need(data, "event", "The file"), "club", "The event"))
     club = Club.objects.filter(slug=slug).first()
     if club is None:
         if not scope.everywhere:
             raise NotAllowed(
-                f"The event's club, {_file_club_name(data, slug)} ({slug}), is not on this "
+                f"The event's club, {file_club_name(data, slug)} ({slug}), is not on this "
                 "server; only staff may import an event of a club that is not here (the club "
                 "is created with the event)."
             )
@@ -325,248 +220,6 @@ def _check_event_club(data: Any, scope: _Scope) -> None:
             f"The event's club, {club.name}, is not one you organise; only its organisers may "
             "import its events."
         )
-
-
-def _players(data: Any, scope: _Scope, host: Club) -> dict[int, Player]:
-    return match_players(_list(data, "players"), scope, host, data, _need)
-
-
-def _team_club(
-    raw: Any, clubs: Mapping[str, _FileClub], event_club: Club, scope: _Scope, where: str
-) -> Club | None:
-    """The club the team is made in: the file's, unless the actor does not organise it."""
-    named = _opt_ref(clubs, raw.get("club"), "club", where)
-    if named is None:
-        return None
-    name = raw.get("name")
-    row = f"{where} ({name})" if name else where
-    if named.club is None:
-        scope.note(
-            row,
-            f"club '{named.name}' is not on this server, and only staff may add a club; the "
-            f"team becomes a team of {event_club.name}.",
-        )
-        return event_club
-    if not scope.organises(named.club):
-        scope.note(
-            row,
-            f"club '{named.name}' is not one you organise; the team becomes a team of "
-            f"{event_club.name}.",
-        )
-        return event_club
-    return named.club
-
-
-def _teams(
-    data: Any,
-    clubs: Mapping[str, _FileClub],
-    players: Mapping[int, Player],
-    event_club: Club,
-    scope: _Scope,
-) -> dict[int, Team]:
-    teams: dict[int, Team] = {}
-    for raw in _list(data, "teams"):
-        where = f"Team {raw.get('ref') if isinstance(raw, Mapping) else raw!r}"
-        one = _ref(players, _need(raw, "player_one", where), "player", where)
-        two = _ref(players, _need(raw, "player_two", where), "player", where)
-        if one.id == two.id:
-            raise ImportRefused(f"{where} has the same player twice.")
-        club = _team_club(raw, clubs, event_club, scope, where)
-        name = str(raw.get("name") or "")
-        # A partnership already known to its club is the same team, so its statistics and
-        # history carry on rather than splitting across a copy.
-        teams[_need(raw, "ref", where)] = (
-            team_for(club=club, player_one=one, player_two=two, name=name)
-            if club is not None
-            else Team.objects.create(player_one=one, player_two=two, name=name)
-        )
-    return teams
-
-
-def replay_game(
-    rules: RuleSet, first_dealer: Seat, raw: Mapping[str, Any], where: str
-) -> tuple[GameState, list[tuple[Hand, GameState]]]:
-    """The game the file's hands make, each hand checked by the rules engine in turn."""
-    state = new_game(rules, first_dealer)
-    called = _value("time_called_at", raw.get("time_called_at"), where)
-    if called is not None:  # as scoring.rules.replay does
-        state = replace(state, time_called_at=called, awaiting_hand_in_play=True)
-    confirmed = state
-    rows: list[tuple[Hand, GameState]] = []
-    hands = _list(raw, "hands", where)
-    for position, hand_raw in enumerate(hands, start=1):
-        number = hand_raw.get("number") if isinstance(hand_raw, Mapping) else None
-        here = f"{where}, hand {number if number is not None else position}"
-        values = _values(hand_raw, HAND_FIELDS, here)
-        if values["number"] != position:
-            raise ImportRefused(f"{here}: hands must be numbered 1, 2, 3… in order.")
-        pending = values["status"] == HandStatus.PENDING
-        if values["status"] not in (HandStatus.PENDING, HandStatus.CONFIRMED):
-            raise ImportRefused(f"{here}: unknown status {values['status']!r}.")
-        if pending and position != len(hands):
-            raise ImportRefused(f"{here}: only the last hand of a game may wait for confirmation.")
-        hand = Hand(**values)
-        try:
-            entry = hand_to_entry(hand)
-            after = apply_hand(confirmed, entry)
-        except HandRefused as exc:
-            raise ImportRefused(f"{here}: {exc}") from None
-        except ValueError as exc:
-            raise ImportRefused(f"{here}: {exc}") from None
-        hand.request_digest = request_digest(entry)
-        for name, value in {**entry_fields(entry), **result_fields(after.hands[-1])}.items():
-            setattr(hand, name, value)
-        checked(hand, here)
-        rows.append((hand, after))
-        if not pending:
-            confirmed = after
-    forfeited_by = raw.get("forfeited_by") or ""
-    if forfeited_by:
-        try:
-            confirmed = forfeit(confirmed, Side(forfeited_by))
-        except (HandRefused, ValueError) as exc:
-            raise ImportRefused(f"{where}: the forfeit cannot stand: {exc}") from None
-    return confirmed, rows
-
-
-def _games(
-    data: Any,
-    event: Event,
-    teams: Mapping[int, Team],
-    players: Mapping[int, Player],
-    created_by: Any,
-) -> dict[int, Game]:
-    games: dict[int, Game] = {}
-    for raw in _list(data, "games"):
-        ref = _need(raw, "ref", "A game")
-        where = f"Game {ref}"
-        values = _values(raw, GAME_FIELDS, where)
-        rules = _rules(values["preset"], values["rules"], where)
-        try:
-            first_dealer = Seat(values["first_dealer"])
-        except ValueError:
-            raise ImportRefused(
-                f"{where}: unknown first dealer {values['first_dealer']!r}."
-            ) from None
-        ns = _ref(teams, _need(raw, "ns_team", where), "team", where)
-        ew = _ref(teams, _need(raw, "ew_team", where), "team", where)
-        seats = {seat: _ref(players, _need(raw, seat, where), "player", where) for seat in SEATS}
-        state, hands = replay_game(rules, first_dealer, raw, where)
-        game = Game(
-            club=event.club,
-            ns_team=ns,
-            ew_team=ew,
-            **seats,
-            **values,
-            created_by=created_by,
-        )
-        game.rules = rules.to_dict()
-        for name, value in state_fields(state).items():
-            setattr(game, name, value)
-        if not state.over:
-            game.ended_at = None
-        checked(game, where)
-        game.save()
-        for hand, _after in hands:
-            hand.game = game
-        Hand.with_pending.bulk_create([hand for hand, _after in hands])
-        games[ref] = game
-    return games
-
-
-def _entry_club(
-    raw: Any, clubs: Mapping[str, _FileClub], event: Event, scope: _Scope, where: str
-) -> Club | None:
-    """The entry's home club: any club on this server (it only labels the entry, as at
-    registration); one that is not here and is not created becomes the event's club."""
-    named = _opt_ref(clubs, raw.get("club"), "club", where)
-    if named is None or named.club is not None:
-        return None if named is None else named.club
-    name = raw.get("name")
-    scope.note(
-        f"{where} ({name})" if name else where,
-        f"club '{named.name}' is not on this server, and only staff may add a club; the "
-        f"entry's home club becomes {event.club.name}.",
-    )
-    return event.club
-
-
-def _entries(
-    data: Any,
-    event: Event,
-    clubs: Mapping[str, _FileClub],
-    teams: Mapping[int, Team],
-    players: Mapping[int, Player],
-    scope: _Scope,
-) -> dict[int, Entry]:
-    entries: dict[int, Entry] = {}
-    for raw in _list(data, "entries"):
-        ref = _need(raw, "ref", "An entry")
-        where = f"Entry {ref}"
-        entry = Entry(
-            event=event,
-            team=_opt_ref(teams, raw.get("team"), "team", where),
-            player=_opt_ref(players, raw.get("player"), "player", where),
-            club=_entry_club(raw, clubs, event, scope, where),
-            **_values(raw, ENTRY_FIELDS, where),
-        )
-        checked(entry, where)
-        entry.save()
-        entries[ref] = entry
-    # registered_at is auto_now_add: put the file's time back.
-    for ref, raw in zip(entries, _list(data, "entries"), strict=True):
-        registered = _value("registered_at", raw.get("registered_at"), f"Entry {ref}")
-        if registered is not None:
-            Entry.objects.filter(id=entries[ref].id).update(registered_at=registered)
-    return entries
-
-
-def _pairings(
-    data: Any,
-    event: Event,
-    rounds: Mapping[int, Round],
-    tables: Mapping[int, Table],
-    entries: Mapping[int, Entry],
-    teams: Mapping[int, Team],
-    games: Mapping[int, Game],
-) -> None:
-    rows: dict[int, Pairing] = {}
-    raws = _list(data, "pairings")
-    for raw in raws:
-        ref = _need(raw, "ref", "A pairing")
-        where = f"Pairing {ref}"
-        row = Pairing(
-            event=event,
-            round=_ref(rounds, _need(raw, "round", where), "round", where),
-            table=_opt_ref(tables, raw.get("table"), "table", where),
-            home=_opt_ref(entries, raw.get("home"), "entry", where),
-            away=_opt_ref(entries, raw.get("away"), "entry", where),
-            home_team=_opt_ref(teams, raw.get("home_team"), "team", where),
-            away_team=_opt_ref(teams, raw.get("away_team"), "team", where),
-            game=_opt_ref(games, raw.get("game"), "game", where),
-            **_values(raw, PAIRING_FIELDS, where),
-        )
-        if row.game is not None and row.result != ResultKind.ADJUSTED:
-            # A game's result comes from its replayed hands, never from the file.
-            outcome = outcome_of_game(event, row.game)
-            if outcome[0] != ResultKind.PENDING or row.result in (
-                ResultKind.PLAYED,
-                ResultKind.FORFEIT,
-            ):
-                row.result, row.winner_side, row.home_points, row.away_points = outcome
-        checked(row, where)
-        rows[ref] = row
-    Pairing.objects.bulk_create(list(rows.values()))
-    linked = []
-    for raw in raws:
-        row = rows[raw["ref"]]
-        where = f"Pairing {raw['ref']}"
-        winner_to = _opt_ref(rows, raw.get("winner_to"), "pairing", where)
-        loser_to = _opt_ref(rows, raw.get("loser_to"), "pairing", where)
-        if winner_to or loser_to:
-            row.winner_to, row.loser_to = winner_to, loser_to
-            linked.append(row)
-    Pairing.objects.bulk_update(linked, ["winner_to", "loser_to"])
 
 
 class _RolledBack(Exception):
@@ -607,26 +260,31 @@ def event_import_preview(
 
 
 def _run(data: Any, scope: _Scope, *, preview: bool) -> ImportResult | ImportPreview:
-    _check_event_club(data, scope)
-    scope.preview = preview
-    raw_event = _need(data, "event", "The file")
-    _rules(
-        _need(raw_event, "preset", "The event"), _need(raw_event, "rules", "The event"), "The event"
-    )
+    check_header(data)
+    _check_event_club(data, event_club_slug(data), scope)
+    document = read(data)
+    scope.preview, scope.data = preview, data
     try:
         with transaction.atomic():
-            event = _import(data, raw_event, scope)
+            event = _write(document, scope)
             if preview:
                 raise _RolledBack(_preview_of(event, scope))
             return ImportResult(event=event, notes=scope.notes, people=scope.people)
     except _RolledBack as done:
         return done.preview
-    except (IntegrityError, DataError) as exc:
+    except (IntegrityError, DataError):
+        # Not expected: the reading refuses what the database would. Said in the file's terms.
+        logger.warning("Event import: the database refused %s", scope.writing, exc_info=True)
         raise ImportRefused(
-            f"The file contradicts itself and was not imported: {str(exc).splitlines()[0]}"
+            first_clash(document)
+            or f"{scope.writing}: this row cannot be stored with the rest of the file (it "
+            "repeats or contradicts another row, or a record already on this server)."
         ) from None
-    except (TypeError, ValueError, AttributeError) as exc:
-        raise ImportRefused(f"The file has a value of the wrong kind: {exc}") from None
+    except (TypeError, ValueError, OverflowError):
+        logger.warning("Event import: a value of %s", scope.writing, exc_info=True)
+        raise ImportRefused(
+            f"{scope.writing}: a value of this row is not one this server can store."
+        ) from None
 
 
 def _preview_of(event: Event, scope: _Scope) -> ImportPreview:
@@ -645,60 +303,312 @@ def _preview_of(event: Event, scope: _Scope) -> ImportPreview:
     )
 
 
-def _import(data: Any, raw_event: Any, scope: _Scope) -> Event:
-    clubs = _clubs(data, scope)
-    club = _ref(clubs, _need(raw_event, "club", "The event"), "club", "The event").club
+# --- writing the document -------------------------------------------------------------------
+
+
+def _write(doc: Document, scope: _Scope) -> Event:
+    clubs = _clubs(doc, scope)
+    club = clubs[doc.event.links["club"]].club
     if club is None:  # _check_event_club let it through: staff would have created it
         raise NotAllowed("Only staff may import an event of a club that is not on this server.")
-    season = None
-    raw_season = raw_event.get("season")
-    if raw_season:
-        name = str(_need(raw_season, "name", "The season"))
-        season = Season.objects.filter(club=club, name=name).first()
-        if season is None:
-            season = Season.objects.create(
-                club=club,
-                **_values(raw_season, ["name", "starts_on", "ends_on", "tiebreaks"], "The season"),
-            )
-    event = Event(
-        club=club,
-        season=season,
-        created_by=scope.created_by,
-        **_values(raw_event, EVENT_FIELDS, "The event"),
-    )
+    season = _season(doc.season, club, scope)
+    scope.writing = "The event"
+    event = Event(club=club, season=season, created_by=scope.created_by, **doc.event.values)
     checked(event, "The event")
     event.save()
-    players = _players(data, scope, club)
-    teams = _teams(data, clubs, players, club, scope)
-    entries = _entries(data, event, clubs, teams, players, scope)
+    players = _players(doc, scope, club)
+    teams = _teams(doc, clubs, players, club, scope)
+    entries = _entries(doc, event, clubs, teams, players, scope)
     rounds = {}
-    for raw in _list(data, "rounds"):
-        round_ = Round(
-            event=event, **_values(raw, ["number", "label", "status", "started_at"], "A round")
-        )
-        checked(round_, f"Round {round_.number}")
+    for row in doc.rounds:
+        scope.writing = row.where
+        round_ = Round(event=event, **row.values)
+        checked(round_, row.where)
         round_.save()
-        rounds[round_.number] = round_
+        rounds[row.key] = round_
     tables = {}
-    for raw in _list(data, "tables"):
-        number = _need(raw, "number", "A table")
-        code = new_code() if raw.get("has_code", True) else None
-        tables[number] = Table.objects.create(
-            event=event, number=number, code=code, code_issued_at=_now() if code else None
+    for row in doc.tables:
+        scope.writing = row.where
+        code = new_code() if row.values["has_code"] else None
+        tables[row.key] = Table.objects.create(
+            event=event, number=row.key, code=code, code_issued_at=_now() if code else None
         )
-    games = _games(data, event, teams, players, scope.created_by)
-    _pairings(data, event, rounds, tables, entries, teams, games)
-    for raw in _list(data, "substitutions"):
-        where = "A substitution"
+    games = _games(doc, event, teams, players, scope)
+    _pairings(doc, event, rounds, tables, entries, teams, games, scope)
+    for row in doc.substitutions:
+        scope.writing = row.where
         Substitution.objects.create(
-            game=_ref(games, _need(raw, "game", where), "game", where),
-            entry=_ref(entries, _need(raw, "entry", where), "entry", where),
-            seat=_need(raw, "seat", where),
-            replaced=_ref(players, _need(raw, "replaced", where), "player", where),
-            substitute=_ref(players, _need(raw, "substitute", where), "player", where),
-            reason=str(raw.get("reason") or ""),
+            game=games[row.links["game"]],
+            entry=entries[row.links["entry"]],
+            replaced=players[row.links["replaced"]],
+            substitute=players[row.links["substitute"]],
+            **row.values,
         )
     return event
+
+
+def _clubs(doc: Document, scope: _Scope) -> dict[str, _FileClub]:
+    clubs: dict[str, _FileClub] = {}
+    for row in doc.clubs:
+        scope.writing = row.where
+        slug, name = row.values["slug"], row.values["name"]
+        club = Club.objects.filter(slug=slug).first()
+        if club is None and not scope.everywhere:
+            scope.note(
+                f"Club {slug} ({name})",
+                "it is not on this server, and only staff may add a club; it is not created.",
+            )
+        elif club is None:
+            if Club.objects.filter(name=name).exists():
+                raise ImportRefused(
+                    f"Club {slug} is not on this server, and another club is named {name}."
+                )
+            club = Club(**row.values)
+            checked(club, row.where)
+            club.save()
+            scope.note(f"Club {slug} ({name})", "it is not on this server; it is created.")
+        clubs[slug] = _FileClub(slug=slug, name=name, club=club)
+    return clubs
+
+
+def _season(row: Row | None, club: Club, scope: _Scope) -> Season | None:
+    if row is None:
+        return None
+    scope.writing = row.where
+    found = Season.objects.filter(club=club, name=row.values["name"]).first()
+    if found is not None:
+        return found
+    season = Season(club=club, **row.values)
+    checked(season, row.where)
+    season.save()
+    return season
+
+
+def _players(doc: Document, scope: _Scope, host: Club) -> dict[int, Player]:
+    """The file's players as records here (``people.match_players``): found by email or name
+    among what the importer may see, or new visitors of the event's club."""
+    scope.writing = "The players"
+    raws = [{"ref": row.key, **row.values} for row in doc.players]
+    return match_players(raws, scope, host, scope.data, need)
+
+
+def _same_here(rows: list[Row], link: str, what: str, objects: Mapping[int, Any]) -> None:
+    """Refuses two rows whose ``link`` (two rows of the file) is one record here: two players
+    of the file with one email, two teams of the file that are one partnership."""
+    seen: dict[int, Row] = {}
+    for row in rows:
+        ref = row.links[link]
+        if ref is None:
+            continue
+        record = objects[ref].id
+        first = seen.setdefault(record, row)
+        if first is not row:
+            raise ImportRefused(
+                f"{first.where} and {row.where}: their {what}s ({first.links[link]} and {ref} of "
+                f"the file) are one {what} here, and an event enters each {what} once."
+            )
+
+
+def _team_club(
+    row: Row, clubs: Mapping[str, _FileClub], event_club: Club, scope: _Scope
+) -> Club | None:
+    """The club the team is made in: the file's, unless the actor does not organise it."""
+    slug = row.links["club"]
+    if slug is None:
+        return None
+    named = clubs[slug]
+    if named.club is None:
+        scope.note(
+            row.where,
+            f"club '{named.name}' is not on this server, and only staff may add a club; the "
+            f"team becomes a team of {event_club.name}.",
+        )
+        return event_club
+    if not scope.organises(named.club):
+        scope.note(
+            row.where,
+            f"club '{named.name}' is not one you organise; the team becomes a team of "
+            f"{event_club.name}.",
+        )
+        return event_club
+    return named.club
+
+
+def _teams(
+    doc: Document,
+    clubs: Mapping[str, _FileClub],
+    players: Mapping[int, Player],
+    event_club: Club,
+    scope: _Scope,
+) -> dict[int, Team]:
+    teams: dict[int, Team] = {}
+    for row in doc.teams:
+        scope.writing = row.where
+        one, two = players[row.links["player_one"]], players[row.links["player_two"]]
+        if one.id == two.id:
+            raise ImportRefused(
+                f"{row.where}: its players ({row.links['player_one']} and "
+                f"{row.links['player_two']} of the file) are one player here (the same email), "
+                "and a team is two players."
+            )
+        club = _team_club(row, clubs, event_club, scope)
+        name = row.values["name"]
+        # A partnership already known to its club is the same team, so its statistics and
+        # history carry on rather than splitting across a copy.
+        teams[row.key] = (
+            team_for(club=club, player_one=one, player_two=two, name=name)
+            if club is not None
+            else Team.objects.create(player_one=one, player_two=two, name=name)
+        )
+    return teams
+
+
+def _entry_club(
+    row: Row, clubs: Mapping[str, _FileClub], event: Event, scope: _Scope
+) -> Club | None:
+    """The entry's home club: any club on this server (it only labels the entry, as at
+    registration); one that is not here and is not created becomes the event's club."""
+    slug = row.links["club"]
+    if slug is None:
+        return None
+    named = clubs[slug]
+    if named.club is not None:
+        return named.club
+    scope.note(
+        row.where,
+        f"club '{named.name}' is not on this server, and only staff may add a club; the "
+        f"entry's home club becomes {event.club.name}.",
+    )
+    return event.club
+
+
+def _entries(
+    doc: Document,
+    event: Event,
+    clubs: Mapping[str, _FileClub],
+    teams: Mapping[int, Team],
+    players: Mapping[int, Player],
+    scope: _Scope,
+) -> dict[int, Entry]:
+    _same_here(doc.entries, "team", "team", teams)
+    _same_here(doc.entries, "player", "player", players)
+    entries: dict[int, Entry] = {}
+    for row in doc.entries:
+        scope.writing = row.where
+        team, player = row.links["team"], row.links["player"]
+        entry = Entry(
+            event=event,
+            team=None if team is None else teams[team],
+            player=None if player is None else players[player],
+            club=_entry_club(row, clubs, event, scope),
+            **row.values,
+        )
+        checked(entry, row.where)
+        entry.save()
+        # registered_at is auto_now_add: put the file's time back.
+        if row.values["registered_at"] is not None:
+            Entry.objects.filter(id=entry.id).update(registered_at=row.values["registered_at"])
+        entries[row.key] = entry
+    return entries
+
+
+def _games(
+    doc: Document,
+    event: Event,
+    teams: Mapping[int, Team],
+    players: Mapping[int, Player],
+    scope: _Scope,
+) -> dict[int, Game]:
+    games: dict[int, Game] = {}
+    for row in doc.games:
+        scope.writing = row.where
+        ns, ew = teams[row.links["ns_team"]], teams[row.links["ew_team"]]
+        if ns.id == ew.id:
+            raise ImportRefused(
+                f"{row.where}: its teams ({row.links['ns_team']} and {row.links['ew_team']} of "
+                "the file) are one partnership here, and a game is between two."
+            )
+        seats = {seat: players[row.links[seat]] for seat in ("north", "east", "south", "west")}
+        seen: dict[int, str] = {}
+        for seat, player in seats.items():
+            other = seen.setdefault(player.id, seat)
+            if other != seat:
+                raise ImportRefused(
+                    f"{row.where}: the players in {other} and {seat} ({row.links[other]} and "
+                    f"{row.links[seat]} of the file) are one player here (the same email), and "
+                    "a player sits once at a game."
+                )
+        game = Game(
+            club=event.club,
+            ns_team=ns,
+            ew_team=ew,
+            **seats,
+            **row.values,
+            created_by=scope.created_by,
+        )
+        assert row.state is not None
+        for name, value in state_fields(row.state).items():
+            setattr(game, name, value)
+        if not row.state.over:
+            game.ended_at = None
+        checked(game, row.where)
+        game.save()
+        for number, hand in enumerate(row.hands, start=1):
+            hand.game = game
+            checked(hand, f"{row.where}, hand {number}")
+        Hand.with_pending.bulk_create(row.hands)
+        games[row.key] = game
+    return games
+
+
+def _pairings(
+    doc: Document,
+    event: Event,
+    rounds: Mapping[int, Round],
+    tables: Mapping[int, Table],
+    entries: Mapping[int, Entry],
+    teams: Mapping[int, Team],
+    games: Mapping[int, Game],
+    scope: _Scope,
+) -> None:
+    def one(table: Mapping[int, Any], ref: int | None) -> Any:
+        return None if ref is None else table[ref]
+
+    rows: dict[int, Pairing] = {}
+    for file_row in doc.pairings:
+        scope.writing = file_row.where
+        links = file_row.links
+        row = Pairing(
+            event=event,
+            round=rounds[links["round"]],
+            table=one(tables, links["table"]),
+            home=one(entries, links["home"]),
+            away=one(entries, links["away"]),
+            home_team=one(teams, links["home_team"]),
+            away_team=one(teams, links["away_team"]),
+            game=one(games, links["game"]),
+            **file_row.values,
+        )
+        if row.game is not None and row.result != ResultKind.ADJUSTED:
+            # A game's result comes from its replayed hands, never from the file.
+            outcome = outcome_of_game(event, row.game)
+            if outcome[0] != ResultKind.PENDING or row.result in (
+                ResultKind.PLAYED,
+                ResultKind.FORFEIT,
+            ):
+                row.result, row.winner_side, row.home_points, row.away_points = outcome
+        checked(row, file_row.where)
+        rows[file_row.key] = row
+    scope.writing = "The pairings"
+    Pairing.objects.bulk_create(list(rows.values()))
+    linked = []
+    for file_row in doc.pairings:
+        winner_to, loser_to = file_row.links["winner_to"], file_row.links["loser_to"]
+        if winner_to or loser_to:
+            row = rows[file_row.key]
+            row.winner_to, row.loser_to = one(rows, winner_to), one(rows, loser_to)
+            linked.append(row)
+    Pairing.objects.bulk_update(linked, ["winner_to", "loser_to"])
 
 
 def _now() -> dt.datetime:

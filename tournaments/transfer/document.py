@@ -1,0 +1,771 @@
+"""An event export read and checked without a single query, before the import writes anything:
+
+- every value against the column that stores it and the app's own ranges (``values.py``),
+- every reference against the rows the file has,
+- every row that must be unique in the event (refs, round and table numbers, seeds, a game
+  played once, one pairing per table and round, match numbers, a hand's client id),
+- every game's hands, replayed in turn through the rules engine.
+
+The import writes only a ``Document``. A file with anything wrong is refused with a sentence
+that names the file's row: rows with a ref by their ref ("Entry 3 (Aces)"), rounds and tables
+by their number ("Round 2"), other rows by their place in the file ("Substitution 1 of the
+file"). ``first_clash`` is also what the import says when the database refuses a row after
+all: the file's rows that clash ("Tables 2 and 5 of the file both have number 3."), never the
+database's own words.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Hashable, Iterable, Mapping
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from kaiser_club.errors import InvalidInput
+from kaiser_club.models import Club, Player
+from kaiser_club.text import clean_text
+from scoring.choices import HandStatus
+from scoring.convert import entry_fields, hand_to_entry, result_fields
+from scoring.models import Game, Hand
+from scoring.models import Team as TeamRow
+from scoring.rules import (
+    PRESETS,
+    GameState,
+    HandRefused,
+    RuleSet,
+    RuleSetInvalid,
+    Seat,
+    apply_hand,
+    forfeit,
+    new_game,
+)
+from scoring.rules import Team as Side
+from scoring.rules.ruleset import MAX_TIME_LIMIT_MINUTES
+from scoring.services.clock import MAX_ADDED_MINUTES
+from scoring.services.hands import request_digest
+
+from .. import limits
+from ..choices import ResultKind, Tiebreak, default_tiebreaks
+from ..models import Entry, Event, Pairing, Round, Season, Substitution
+from ..pairing.bracket import Stage
+from ..services.events import _check as check_event_settings
+from .export import (
+    ENTRY_FIELDS,
+    EVENT_FIELDS,
+    FORMAT_NAME,
+    FORMAT_VERSION,
+    GAME_FIELDS,
+    HAND_FIELDS,
+    PAIRING_FIELDS,
+    SEATS,
+)
+from .values import (
+    Choice,
+    Code,
+    Custom,
+    Flag,
+    ImportRefused,
+    Moment,
+    Reader,
+    SeatNumber,
+    Whole,
+    column,
+    refuse,
+    shown,
+    storable,
+    whole_number,
+)
+
+NAME_IN_ROW = 40  # a row's own name, as a sentence shows it beside its ref
+PRESET_NAMES = tuple(PRESETS)
+
+
+# --- the values only the app's rules describe -------------------------------------------------
+
+
+def read_tiebreaks(raw: Any, where: str) -> list[str]:
+    """The tie-break order: registered metrics, each at most once (as ``check_tiebreaks``)."""
+    known = set(Tiebreak.values)
+    if (
+        not isinstance(raw, list)
+        or not raw
+        or not all(isinstance(t, str) and t in known for t in raw)
+        or len(set(raw)) != len(raw)
+    ):
+        refuse(
+            where,
+            f"the tie-break order {shown(raw)} is not a list of these, each at most once: "
+            f"{', '.join(Tiebreak.values)}.",
+        )
+    return list(raw)
+
+
+def read_rules(raw: Any, where: str) -> RuleSet:
+    """The rule set as ``RuleSet.from_dict`` reads it (its ranges keep every score, target and
+    clock storable), its names cleaned like every name."""
+    if not isinstance(raw, Mapping):
+        refuse(where, f"the rules {shown(raw)} are not an object.")
+    try:
+        rules = RuleSet.from_dict(raw)
+    except RuleSetInvalid as exc:
+        refuse(where, f"the rules: {exc}")
+    texts = {}
+    for option in ("name", "title", "good_card", "bad_card"):
+        text = clean_text(getattr(rules, option))
+        if not storable(text):
+            refuse(
+                where, f"the rules' {option} {shown(text)} has characters that cannot be stored."
+            )
+        texts[option] = text
+    return replace(
+        rules,
+        name=texts["name"],
+        title=texts["title"],
+        good_card=texts["good_card"],
+        bad_card=texts["bad_card"],
+    )
+
+
+def _in(model: type[Any], name: str, **options: Any) -> Reader:
+    return column(model, name, label=name, **options)
+
+
+EVENT_READERS: dict[str, Reader] = {
+    "kind": _in(Event, "kind"),
+    "name": _in(Event, "name"),
+    "date": _in(Event, "date"),
+    "venue": _in(Event, "venue"),
+    "status": _in(Event, "status"),
+    "preset": Choice("preset", PRESET_NAMES),
+    "format": _in(Event, "format"),
+    "minutes_per_game": _in(Event, "minutes_per_game", within=limits.MINUTES_PER_GAME),
+    "rounds": _in(Event, "rounds", within=limits.ROUNDS),
+    "tiebreaks": Custom("tiebreaks", read_tiebreaks),
+    "seeding": _in(Event, "seeding"),
+    "forfeit_winner_score": _in(Event, "forfeit_winner_score", within=limits.FORFEIT_SCORE),
+    "forfeit_loser_score": _in(Event, "forfeit_loser_score", within=limits.FORFEIT_SCORE),
+    "check_in_required": _in(Event, "check_in_required"),
+    "third_place": _in(Event, "third_place"),
+    "grand_final_reset": _in(Event, "grand_final_reset"),
+    "pool_count": _in(Event, "pool_count", within=limits.POOL_COUNT),
+    "pool_advance": _in(Event, "pool_advance", within=limits.POOL_ADVANCE),
+    "verification": _in(Event, "verification"),
+    "public_pages": _in(Event, "public_pages"),
+}
+SEASON_READERS: dict[str, Reader] = {
+    "starts_on": _in(Season, "starts_on"),
+    "ends_on": _in(Season, "ends_on"),
+}
+ENTRY_READERS: dict[str, Reader] = {
+    "name": _in(Entry, "name"),
+    "seed": _in(Entry, "seed", within=limits.SEED),
+    "rating": _in(Entry, "rating", within=limits.RATING),
+    "pool": _in(Entry, "pool", within=limits.POOL),
+    "status": _in(Entry, "status"),
+    "late": _in(Entry, "late"),
+    "registered_at": Moment("registered_at", null=True),  # none: now, as at registration
+    "checked_in_at": _in(Entry, "checked_in_at"),
+    "withdrawn_at": _in(Entry, "withdrawn_at"),
+}
+TABLE_READERS: dict[str, Reader] = {"has_code": Flag("has_code")}
+ROUND_READERS: dict[str, Reader] = {
+    "label": _in(Round, "label"),
+    "status": _in(Round, "status"),
+    "started_at": _in(Round, "started_at"),
+}
+GAME_READERS: dict[str, Reader] = {
+    "first_dealer": _in(Game, "first_dealer"),
+    "preset": Choice("preset", PRESET_NAMES),
+    "from_paper": _in(Game, "from_paper"),
+    "forfeited_by": _in(Game, "forfeited_by"),
+    "ended_at": _in(Game, "ended_at"),
+    "time_limit_minutes": _in(Game, "time_limit_minutes", within=(1, MAX_TIME_LIMIT_MINUTES)),
+    "started_at": _in(Game, "started_at"),
+    "paused_at": _in(Game, "paused_at"),
+    "paused_seconds": _in(Game, "paused_seconds"),
+    "added_minutes": _in(Game, "added_minutes", within=(-MAX_ADDED_MINUTES, MAX_ADDED_MINUTES)),
+    "time_called_at": _in(Game, "time_called_at"),
+}
+HAND_READERS: dict[str, Reader] = {
+    "number": _in(Hand, "number", within=(1, limits.HANDS_PER_GAME)),
+    "client_id": _in(Hand, "client_id"),
+    "status": _in(Hand, "status"),
+    "kind": _in(Hand, "kind"),
+    "bidder": _in(Hand, "bidder"),
+    "bid": _in(Hand, "bid", within=(1, 12)),
+    "contract": _in(Hand, "contract"),
+    "trump": _in(Hand, "trump"),
+    "forced": _in(Hand, "forced"),
+    "bidding_team_tricks": _in(Hand, "bidding_team_tricks", within=(0, 8)),
+    "five_hearts": _in(Hand, "five_hearts"),
+    "three_spades": _in(Hand, "three_spades"),
+    "bidder_tricks": _in(Hand, "bidder_tricks", within=(0, 8)),
+    "misdeal_reason": _in(Hand, "misdeal_reason"),
+    "completed_at": _in(Hand, "completed_at"),
+    "entered_by_seat": _in(Hand, "entered_by_seat"),
+    "confirmed_by_seat": _in(Hand, "confirmed_by_seat"),
+    "confirmed_at": _in(Hand, "confirmed_at"),
+}
+PAIRING_READERS: dict[str, Reader] = {
+    "pool": _in(Pairing, "pool", within=limits.POOL),
+    "first_dealer_home": _in(Pairing, "first_dealer_home"),
+    "match_number": _in(Pairing, "match_number", within=limits.MATCH_NUMBER),
+    "code": Code("code", 12),
+    "stage": _in(Pairing, "stage", choices=[s.value for s in Stage]),
+    "winner_to_side": _in(Pairing, "winner_to_side"),
+    "loser_to_side": _in(Pairing, "loser_to_side"),
+    "home_seeded": _in(Pairing, "home_seeded"),
+    "away_seeded": _in(Pairing, "away_seeded"),
+    "conditional": _in(Pairing, "conditional"),
+    "cancelled": _in(Pairing, "cancelled"),
+    "advanced": _in(Pairing, "advanced"),
+    "result": _in(Pairing, "result"),
+    "winner_side": _in(Pairing, "winner_side"),
+    "home_points": _in(Pairing, "home_points", within=limits.FORFEIT_SCORE),
+    "away_points": _in(Pairing, "away_points", within=limits.FORFEIT_SCORE),
+    "reason": _in(Pairing, "reason"),
+    "points_set_by_organiser": _in(Pairing, "points_set_by_organiser"),
+    "played_late": _in(Pairing, "played_late"),
+}
+# Every field the export writes has its reader here (the rules are read with their preset).
+assert set(EVENT_READERS) | {"rules"} == set(EVENT_FIELDS)
+assert set(ENTRY_READERS) == set(ENTRY_FIELDS)
+assert set(GAME_READERS) | {"rules"} == set(GAME_FIELDS)
+assert set(HAND_READERS) == set(HAND_FIELDS)
+assert set(PAIRING_READERS) == set(PAIRING_FIELDS)
+
+
+# --- the document -----------------------------------------------------------------------------
+
+
+@dataclass
+class Row:
+    """One row of the file: what a sentence calls it, its values as they will be stored, and
+    the rows of the file it names (by their refs, numbers or slugs)."""
+
+    where: str
+    values: dict[str, Any]
+    key: Any = None  # its ref, number or slug
+    position: int = 0  # its place in its list, from 1
+    links: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class GameRow(Row):
+    state: GameState | None = None  # after the confirmed hands (and a forfeit)
+    hands: list[Hand] = field(default_factory=list)
+
+
+@dataclass
+class Document:
+    clubs: list[Row]
+    event: Row  # links: club (slug)
+    season: Row | None
+    players: list[Row]
+    teams: list[Row]  # links: club, player_one, player_two
+    entries: list[Row]  # links: team, player, club
+    rounds: list[Row]  # key: number
+    tables: list[Row]  # key: number
+    games: list[GameRow]  # links: ns_team, ew_team, the four seats
+    pairings: list[Row]  # links: round, table, home, away, home_team, away_team, game, …
+    substitutions: list[Row]  # links: game, entry, replaced, substitute
+
+
+def need(data: Any, key: str, where: str) -> Any:
+    if not isinstance(data, Mapping) or key not in data:
+        refuse(where, f"it has no '{key}': the file is incomplete or not an export.")
+    return data[key]
+
+
+def check_header(data: Any) -> None:
+    if not isinstance(data, Mapping) or data.get("format") != FORMAT_NAME:
+        raise ImportRefused("This file is not a Kaiser Club event export.")
+    version = data.get("version")
+    if version != FORMAT_VERSION:
+        raise ImportRefused(
+            f"This file is in export format version {shown(version)}; this server reads version "
+            f"{FORMAT_VERSION}. Export it again from a server of the same version."
+        )
+
+
+def event_club_slug(data: Any) -> str:
+    """The slug of the event's club, read before anything else (who may import is decided by
+    it); a value that is no slug is refused here, before any query."""
+    raw_event = need(data, "event", "The file")
+    slug = need(raw_event, "club", "The event")
+    return column(Club, "slug", label="club").read(slug, "The event")
+
+
+def file_club_name(data: Any, slug: str) -> str:
+    """The (cleaned) name the file gives the club with this slug, for a sentence."""
+    raws = data.get("clubs") if isinstance(data, Mapping) else None
+    for raw in raws if isinstance(raws, list) else []:
+        if (
+            isinstance(raw, Mapping)
+            and raw.get("slug") == slug
+            and isinstance(raw.get("name"), str)
+        ):
+            name = clean_text(raw["name"])
+            if name and storable(name):
+                return name if len(name) <= NAME_IN_ROW else name[: NAME_IN_ROW - 1] + "…"
+    return slug
+
+
+def read(data: Any) -> Document:
+    """The whole file, checked; raises ImportRefused naming the first row that is wrong."""
+    check_header(data)
+    clubs = _clubs(data)
+    slugs = {row.key for row in clubs}
+    raw_event = need(data, "event", "The file")
+    if not isinstance(raw_event, Mapping):
+        refuse("The event", f"it is {shown(raw_event)}, not an object.")
+    event = _event(raw_event, slugs)
+    season = _season(raw_event.get("season"))
+    players = _players(data)
+    player_refs = {row.key for row in players}
+    teams = _teams(data, slugs, player_refs)
+    individual = Event(format=event.values["format"]).individual
+    entries = _entries(data, slugs, {row.key for row in teams}, player_refs, individual)
+    rounds = _numbered(data, "rounds", "Round", limits.ROUND_NUMBER, ROUND_READERS)
+    tables = _numbered(data, "tables", "Table", limits.TABLE_NUMBER, TABLE_READERS)
+    games = _games(data, {row.key for row in teams}, player_refs)
+    pairings = _pairings(data, rounds, tables, entries, teams, games)
+    substitutions = _substitutions(data, games, entries, player_refs)
+    document = Document(
+        clubs=clubs,
+        event=event,
+        season=season,
+        players=players,
+        teams=teams,
+        entries=entries,
+        rounds=rounds,
+        tables=tables,
+        games=games,
+        pairings=pairings,
+        substitutions=substitutions,
+    )
+    clash = first_clash(document)
+    if clash:
+        raise ImportRefused(clash)
+    return document
+
+
+def _rows(
+    data: Any, key: str, kind: str, owner: str = "The file"
+) -> list[tuple[int, Mapping[str, Any]]]:
+    """The list ``key`` of the file, each row an object, with its place in the file."""
+    value = need(data, key, owner)
+    if not isinstance(value, list):
+        refuse(owner, f"its '{key}' {shown(value)} is not a list.")
+    found = []
+    for position, raw in enumerate(value, start=1):
+        if not isinstance(raw, Mapping):
+            refuse(f"{kind} {position} of the file", f"it is {shown(raw)}, not an object.")
+        found.append((position, raw))
+    return found
+
+
+def _values(raw: Mapping[str, Any], readers: Mapping[str, Reader], where: str) -> dict[str, Any]:
+    return {name: reader.read(need(raw, name, where), where) for name, reader in readers.items()}
+
+
+def _own_ref(raw: Mapping[str, Any], kind: str, position: int) -> int:
+    where = f"{kind} {position} of the file"
+    ref = need(raw, "ref", where)
+    if not whole_number(ref) or ref < 1:
+        refuse(where, f"its ref {shown(ref)} is not a whole number of 1 or more.")
+    return int(ref)
+
+
+def _named(kind: str, ref: Any, name: Any) -> str:
+    """'Entry 3 (Aces)': the row's ref and, when it has one, its (cleaned) name."""
+    if isinstance(name, str) and name:
+        short = name if len(name) <= NAME_IN_ROW else name[: NAME_IN_ROW - 1] + "…"
+        return f"{kind} {ref} ({short})"
+    return f"{kind} {ref}"
+
+
+def _link(
+    raw: Mapping[str, Any],
+    key: str,
+    known: Collection[Hashable],
+    what: str,
+    where: str,
+    *,
+    required: bool = False,
+) -> Any:
+    """The row of the file that ``raw[key]`` names (by ref, number or slug), or None."""
+    value = need(raw, key, where) if required else raw.get(key)
+    if value is None and not required:
+        return None
+    hashable = isinstance(value, str) or whole_number(value)
+    if not hashable or value not in known:
+        refuse(where, f"its {key} {shown(value)} is not {what} of the file.")
+    return value
+
+
+def _clubs(data: Any) -> list[Row]:
+    rows = []
+    for position, raw in _rows(data, "clubs", "Club"):
+        where = f"Club {position} of the file"
+        slug = column(Club, "slug").read(need(raw, "slug", where), where)
+        where = f"Club {slug}"
+        values = {
+            "slug": slug,
+            "name": _in(Club, "name").read(need(raw, "name", where), where),
+            "town": _in(Club, "town").read(raw.get("town"), where),
+            "default_preset": Choice("default_preset", PRESET_NAMES).read(
+                raw.get("default_preset") or "club", where
+            ),
+        }
+        rows.append(Row(where=where, values=values, key=slug, position=position))
+    return rows
+
+
+def _event(raw: Any, slugs: set[str]) -> Row:
+    where = "The event"
+    club = _link(raw, "club", slugs, "a club's slug", where, required=True)
+    values = _values(raw, EVENT_READERS, where)
+    values["rules"] = read_rules(need(raw, "rules", where), where).to_dict()
+    try:
+        check_event_settings(Event(**values))
+    except InvalidInput as exc:
+        refuse(where, exc.message)
+    return Row(where=where, values=values, links={"club": club})
+
+
+def _season(raw: Any) -> Row | None:
+    if not raw:
+        return None
+    where = "The season"
+    if not isinstance(raw, Mapping):
+        refuse(where, f"it is {shown(raw)}, not an object.")
+    values = {"name": _in(Season, "name").read(need(raw, "name", where), where)}
+    values |= {name: reader.read(raw.get(name), where) for name, reader in SEASON_READERS.items()}
+    tiebreaks = raw.get("tiebreaks")
+    values["tiebreaks"] = (
+        default_tiebreaks() if tiebreaks is None else read_tiebreaks(tiebreaks, where)
+    )
+    if values["starts_on"] and values["ends_on"] and values["ends_on"] < values["starts_on"]:
+        refuse(where, "it ends before it starts.")
+    return Row(where=f"The season ({values['name']})", values=values)
+
+
+def _players(data: Any) -> list[Row]:
+    rows = []
+    for position, raw in _rows(data, "players", "Player"):
+        ref = _own_ref(raw, "Player", position)
+        where = f"Player {ref}"
+        name = _in(Player, "name").read(need(raw, "name", where), where)
+        where = _named("Player", ref, name)
+        email = _in(Player, "email").read(raw.get("email"), where)
+        rows.append(Row(where, {"name": name, "email": email}, key=ref, position=position))
+    return rows
+
+
+def _teams(data: Any, slugs: set[str], players: set[int]) -> list[Row]:
+    rows = []
+    for position, raw in _rows(data, "teams", "Team"):
+        ref = _own_ref(raw, "Team", position)
+        where = f"Team {ref}"
+        name = _in(TeamRow, "name").read(raw.get("name"), where)
+        where = _named("Team", ref, name)
+        links = {
+            "club": _link(raw, "club", slugs, "a club's slug", where),
+            "player_one": _link(raw, "player_one", players, "a player", where, required=True),
+            "player_two": _link(raw, "player_two", players, "a player", where, required=True),
+        }
+        if links["player_one"] == links["player_two"]:
+            refuse(where, f"it has the same player twice (player {links['player_one']}).")
+        rows.append(Row(where, {"name": name}, key=ref, position=position, links=links))
+    return rows
+
+
+def _entries(
+    data: Any, slugs: set[str], teams: set[int], players: set[int], individual: bool
+) -> list[Row]:
+    rows = []
+    for position, raw in _rows(data, "entries", "Entry"):
+        ref = _own_ref(raw, "Entry", position)
+        where = f"Entry {ref}"
+        name = ENTRY_READERS["name"].read(need(raw, "name", where), where)
+        where = _named("Entry", ref, name)
+        values = _values(raw, ENTRY_READERS, where)
+        links = {
+            "team": _link(raw, "team", teams, "a team", where),
+            "player": _link(raw, "player", players, "a player", where),
+            "club": _link(raw, "club", slugs, "a club's slug", where),
+        }
+        if individual and (links["player"] is None or links["team"] is not None):
+            refuse(where, "an entry of an individual event is one player (and no team).")
+        if not individual and (links["team"] is None or links["player"] is not None):
+            refuse(where, "an entry of a team event is one team (and no single player).")
+        rows.append(Row(where, values, key=ref, position=position, links=links))
+    return rows
+
+
+def _numbered(
+    data: Any, key: str, kind: str, numbers: tuple[int, int], readers: Mapping[str, Reader]
+) -> list[Row]:
+    """Rounds and tables: named and referred to by their number."""
+    rows = []
+    for position, raw in _rows(data, key, kind):
+        where = f"{kind} {position} of the file"
+        number = Whole("number", *numbers).read(need(raw, "number", where), where)
+        where = f"{kind} {number}"
+        values = {"number": number, **_values(raw, readers, where)}
+        rows.append(Row(where, values, key=number, position=position))
+    return rows
+
+
+def _games(data: Any, teams: set[int], players: set[int]) -> list[GameRow]:
+    rows = []
+    for position, raw in _rows(data, "games", "Game"):
+        ref = _own_ref(raw, "Game", position)
+        where = f"Game {ref}"
+        values = _values(raw, GAME_READERS, where)
+        rules = read_rules(need(raw, "rules", where), where)
+        values["rules"] = rules.to_dict()
+        links = {
+            "ns_team": _link(raw, "ns_team", teams, "a team", where, required=True),
+            "ew_team": _link(raw, "ew_team", teams, "a team", where, required=True),
+        }
+        links |= {
+            seat: _link(raw, seat, players, "a player", where, required=True) for seat in SEATS
+        }
+        if links["ns_team"] == links["ew_team"]:
+            refuse(where, f"team {links['ns_team']} plays on both sides.")
+        repeat = _first_repeat((seat, links[seat]) for seat in SEATS)
+        if repeat:
+            first, second, player = repeat
+            refuse(where, f"player {player} sits in two seats, {first} and {second}.")
+        limit = values["time_limit_minutes"] or 0
+        if values["added_minutes"] < -limit:
+            refuse(
+                where,
+                f"the added_minutes {values['added_minutes']} take away more than the game's "
+                f"{limit} minutes.",
+            )
+        if values["paused_at"] is not None and values["started_at"] is None:
+            refuse(where, "its clock is paused (paused_at) but was never started (started_at).")
+        state, hands = _replay(rules, values, raw, where)
+        rows.append(
+            GameRow(
+                where, values, key=ref, position=position, links=links, state=state, hands=hands
+            )
+        )
+    return rows
+
+
+def _replay(
+    rules: RuleSet, values: Mapping[str, Any], raw: Mapping[str, Any], where: str
+) -> tuple[GameState, list[Hand]]:
+    """The game the file's hands make, each hand checked by the rules engine in turn; the
+    Hand rows to write, their derived columns from the engine."""
+    state = new_game(rules, Seat(values["first_dealer"]))
+    if values["time_called_at"] is not None:  # as scoring.rules.replay does
+        state = replace(state, time_called_at=values["time_called_at"], awaiting_hand_in_play=True)
+    confirmed = state
+    hands: list[Hand] = []
+    raws = _rows(raw, "hands", f"{where}, hand", owner=where)
+    ids: list[tuple[int, Any]] = []
+    for position, hand_raw in raws:
+        number = hand_raw.get("number")
+        here = f"{where}, hand {number if whole_number(number) else position}"
+        hand_values = _values(hand_raw, HAND_READERS, here)
+        if hand_values["number"] != position:
+            refuse(here, "hands must be numbered 1, 2, 3… in order.")
+        pending = hand_values["status"] == HandStatus.PENDING
+        if pending and position != len(raws):
+            refuse(here, "only the last hand of a game may wait for confirmation.")
+        if pending and hand_values["confirmed_by_seat"] is not None:
+            refuse(here, "a hand waiting for confirmation has no confirmed_by_seat.")
+        if hand_values["confirmed_by_seat"] is not None and hand_values["entered_by_seat"] is None:
+            refuse(here, "a hand confirmed by a seat (confirmed_by_seat) needs entered_by_seat.")
+        ids.append((position, hand_values["client_id"]))
+        hand = Hand(**hand_values)
+        entry = hand_to_entry(hand)
+        try:
+            after = apply_hand(confirmed, entry)
+        except HandRefused as exc:
+            refuse(here, str(exc))
+        hand.request_digest = request_digest(entry)
+        for name, value in {**entry_fields(entry), **result_fields(after.hands[-1])}.items():
+            setattr(hand, name, value)
+        hands.append(hand)
+        if not pending:
+            confirmed = after
+    repeat = _first_repeat(ids)
+    if repeat:
+        first, second, _ = repeat
+        refuse(f"{where}, hands {first} and {second}", "they have the same client_id.")
+    if values["forfeited_by"]:
+        try:
+            confirmed = forfeit(confirmed, Side(values["forfeited_by"]))
+        except HandRefused as exc:
+            refuse(where, f"the forfeit cannot stand: {exc}")
+    return confirmed, hands
+
+
+def _pairings(
+    data: Any,
+    rounds: list[Row],
+    tables: list[Row],
+    entries: list[Row],
+    teams: list[Row],
+    games: list[GameRow],
+) -> list[Row]:
+    raws = _rows(data, "pairings", "Pairing")
+    refs = [(position, _own_ref(raw, "Pairing", position)) for position, raw in raws]
+    pairing_refs = {ref for _, ref in refs}
+    known = {
+        "round": ({r.key for r in rounds}, "a round's number"),
+        "table": ({t.key for t in tables}, "a table's number"),
+        "home": ({e.key for e in entries}, "an entry"),
+        "away": ({e.key for e in entries}, "an entry"),
+        "home_team": ({t.key for t in teams}, "a team"),
+        "away_team": ({t.key for t in teams}, "a team"),
+        "game": ({g.key for g in games}, "a game"),
+        "winner_to": (pairing_refs, "a pairing"),
+        "loser_to": (pairing_refs, "a pairing"),
+    }
+    games_by_ref = {g.key: g for g in games}
+    rows = []
+    for (position, raw), (_, ref) in zip(raws, refs, strict=True):
+        where = f"Pairing {ref}"
+        links = {
+            key: _link(raw, key, keys, what, where, required=key == "round")
+            for key, (keys, what) in known.items()
+        }
+        game = games_by_ref.get(links["game"])
+        result = PAIRING_READERS["result"].read(need(raw, "result", where), where)
+        if _result_from_game(game, result):
+            # Replaced by the replayed game's outcome: never read from the file.
+            readers = {k: r for k, r in PAIRING_READERS.items() if k not in OUTCOME_FIELDS}
+            values = _values(raw, readers, where)
+            values |= {
+                "result": result,
+                "winner_side": "",
+                "home_points": None,
+                "away_points": None,
+            }
+        else:
+            values = _values(raw, PAIRING_READERS, where)
+        for side in ("winner_to", "loser_to"):
+            if links[side] == ref:
+                refuse(where, f"its {side} {ref} is the pairing itself.")
+        for one, other in (("home", "away"), ("home_team", "away_team")):
+            if links[one] is not None and links[one] == links[other]:
+                refuse(where, f"its {one} and {other} are the same ({links[one]}).")
+        if values["result"] == ResultKind.PENDING and values["winner_side"]:
+            refuse(where, "a pending pairing has no winner_side.")
+        rows.append(Row(where, values, key=ref, position=position, links=links))
+    _check_bracket(rows)
+    return rows
+
+
+def _check_bracket(rows: list[Row]) -> None:
+    """The bracket's shape as its pages draw it: a third-place match stands beside the final
+    of a winners' bracket, so a bracket with one has winners' bracket matches too."""
+    matches = [row for row in rows if row.values["match_number"] is not None]
+    stages = {row.values["stage"] for row in matches}
+    if Stage.THIRD_PLACE in stages and Stage.WINNERS not in stages:
+        third = next(row for row in matches if row.values["stage"] == Stage.THIRD_PLACE)
+        refuse(
+            third.where,
+            "a third-place match follows a winners' bracket, and no numbered match of the file "
+            "is of the winners stage.",
+        )
+
+
+OUTCOME_FIELDS = ("result", "winner_side", "home_points", "away_points")
+
+
+def _result_from_game(game: GameRow | None, result: str) -> bool:
+    """Whether the pairing's result is its game's (as the import writes it): a game's result
+    comes from its replayed hands unless the organiser adjusted it; an unfinished game leaves
+    a bye or a pending result as the file says."""
+    if game is None or result == ResultKind.ADJUSTED:
+        return False
+    finished = game.state is not None and game.state.over and game.state.winner is not None
+    return finished or result in (ResultKind.PLAYED, ResultKind.FORFEIT)
+
+
+def _substitutions(
+    data: Any, games: list[GameRow], entries: list[Row], players: set[int]
+) -> list[Row]:
+    rows = []
+    game_refs, entry_refs = {g.key for g in games}, {e.key for e in entries}
+    for position, raw in _rows(data, "substitutions", "Substitution"):
+        where = f"Substitution {position} of the file"
+        links = {
+            "game": _link(raw, "game", game_refs, "a game", where, required=True),
+            "entry": _link(raw, "entry", entry_refs, "an entry", where, required=True),
+            "replaced": _link(raw, "replaced", players, "a player", where, required=True),
+            "substitute": _link(raw, "substitute", players, "a player", where, required=True),
+        }
+        if links["replaced"] == links["substitute"]:
+            refuse(where, f"player {links['replaced']} replaces themself.")
+        values = {
+            "seat": SeatNumber("seat").read(need(raw, "seat", where), where),
+            "reason": _in(Substitution, "reason").read(raw.get("reason"), where),
+        }
+        rows.append(Row(where, values, position=position, links=links))
+    return rows
+
+
+# --- rows that must be unique -----------------------------------------------------------------
+
+
+def _first_repeat(keyed: Iterable[tuple[Any, Hashable | None]]) -> tuple[Any, Any, Any] | None:
+    """The first two rows with the same key (None never repeats): (first, second, key)."""
+    seen: dict[Hashable, Any] = {}
+    for row, key in keyed:
+        if key is None:
+            continue
+        if key in seen:
+            return seen[key], row, key
+        seen[key] = row
+    return None
+
+
+def first_clash(document: Document) -> str | None:
+    """The first two rows of the file that the event cannot hold both of, as a sentence."""
+    by_position: list[tuple[list[Row], str, str]] = [
+        (document.clubs, "Clubs", "slug"),
+        (document.players, "Players", "ref"),
+        (document.teams, "Teams", "ref"),
+        (document.entries, "Entries", "ref"),
+        (document.rounds, "Rounds", "number"),
+        (document.tables, "Tables", "number"),
+        (document.games, "Games", "ref"),  # type: ignore[list-item]
+        (document.pairings, "Pairings", "ref"),
+    ]
+    for rows, plural, what in by_position:
+        repeat = _first_repeat((row.position, row.key) for row in rows)
+        if repeat:
+            first, second, key = repeat
+            return f"{plural} {first} and {second} of the file both have {what} {shown(key)}."
+    repeat = _first_repeat((row.position, row.values["name"]) for row in document.clubs)
+    if repeat:
+        first, second, name = repeat
+        return f"Clubs {first} and {second} of the file both have the name {shown(name)}."
+    by_ref: list[tuple[list[Row], str, str, Any]] = [
+        (document.entries, "Entries", "enter team", lambda r: r.links["team"]),
+        (document.entries, "Entries", "enter player", lambda r: r.links["player"]),
+        (document.entries, "Entries", "have seed", lambda r: r.values["seed"]),
+        (document.pairings, "Pairings", "play game", lambda r: r.links["game"]),
+        (document.pairings, "Pairings", "have match number", lambda r: r.values["match_number"]),
+    ]
+    for rows, plural, what, key_of in by_ref:
+        repeat = _first_repeat((row.key, key_of(row)) for row in rows)
+        if repeat:
+            first, second, key = repeat
+            return f"{plural} {first} and {second} both {what} {key}."
+    repeat = _first_repeat(
+        (row.key, (row.links["round"], row.links["table"]) if row.links["table"] else None)
+        for row in document.pairings
+    )
+    if repeat:
+        first, second, (round_number, table) = repeat
+        return f"Pairings {first} and {second} both play at table {table} in round {round_number}."
+    return None
