@@ -1,13 +1,14 @@
 """A database that is briefly away (restarting, failing over, out of connections) is answered
 with 503 and a sentence, not a 500: a tablet retries a 503 with the same hand id, and the
-hand is recorded once when the database is back."""
+hand is recorded once when the database is back. ``/healthz`` is answered before any other
+middleware looks at the request."""
 
 from __future__ import annotations
 
 import logging
 from collections.abc import Callable
 
-from django.db import InterfaceError, OperationalError
+from django.db import InterfaceError, OperationalError, connection
 from django.http import HttpRequest, HttpResponse, JsonResponse
 
 logger = logging.getLogger(__name__)
@@ -38,3 +39,42 @@ class DatabaseUnavailableMiddleware:
         )
         response["Retry-After"] = str(RETRY_AFTER_SECONDS)
         return response
+
+
+HEALTH_PATH = "/healthz"
+
+
+def health_answer() -> JsonResponse:
+    """200 when this process and the database answer; 503 with a sentence otherwise."""
+    try:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT 1")
+    except (OperationalError, InterfaceError) as exc:
+        logger.warning("Health check: the database does not answer: %s", exc)
+        response = JsonResponse(
+            {"ok": False, "detail": UNAVAILABLE_MESSAGE, "code": "database_unavailable"},
+            status=503,
+        )
+        response["Retry-After"] = str(RETRY_AFTER_SECONDS)
+        return response
+    return JsonResponse({"ok": True})
+
+
+class HealthCheckMiddleware:
+    """Answers ``GET /healthz`` first of all, whatever the Host header and the scheme.
+
+    The health checks ask the process itself: compose's ``curl http://127.0.0.1:8000/healthz``
+    inside the container, the proxy's checks at the container's address. Neither is a public
+    host name nor HTTPS, so behind the other middleware they met DisallowedHost (400) or the
+    redirect to HTTPS (301) and never reached the database. The answer says nothing but
+    whether the process and the database answer, so it needs neither."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        if request.path_info == HEALTH_PATH and request.method in ("GET", "HEAD"):
+            response = health_answer()
+            response["Cache-Control"] = "no-store"
+            return response
+        return self.get_response(request)

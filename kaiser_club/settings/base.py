@@ -35,6 +35,9 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # First: the health checks ask by the container's address over HTTP, whatever the public
+    # host name and the HTTPS redirect (kaiser_club/middleware.py).
+    "kaiser_club.middleware.HealthCheckMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
