@@ -231,12 +231,24 @@ REPORTS_BASE_URL = env("REPORTS_BASE_URL", default="http://127.0.0.1:8000")
 # Security: lock out repeated failed sign-ins (django-axes, in the database, so it keeps working
 # when Redis is down); rate-limit table codes (django-ratelimit on the cache, failing open so a
 # Redis outage never stops hands being recorded); a Content-Security-Policy with no inline script.
+#
+# Both count the client's own address (kaiser_club/client_address.py): the forwarded one when
+# the request comes from a proxy named in DJANGO_TRUSTED_PROXIES (addresses, networks or host
+# names; compose names its proxy service), the connecting one otherwise. Behind a proxy that
+# is not named, everyone is the proxy's address: one person's wrong passwords or table codes
+# would stop everyone.
+TRUSTED_PROXIES = env.list("DJANGO_TRUSTED_PROXIES", default=[])
 AXES_FAILURE_LIMIT = env.int("AXES_FAILURE_LIMIT", default=8)
 AXES_COOLOFF_TIME = 0.25  # hours
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
+AXES_CLIENT_IP_CALLABLE = "kaiser_club.client_address.client_address"
 RATELIMIT_USE_CACHE = "default"
 RATELIMIT_FAIL_OPEN = True
+RATELIMIT_IP_META_KEY = "kaiser_club.client_address.client_address"
+# One address, not its /64: the tablets of a hall on IPv6 share a /64, and one guesser among
+# them must not stop the others (a table's code has 100 random bits; the limit only slows).
+RATELIMIT_IPV6_MASK = 128
 TABLE_CODE_RATE = env("TABLE_CODE_RATE", default="30/m")
 
 CONTENT_SECURITY_POLICY = {
