@@ -25,12 +25,12 @@ from django.db import transaction
 from ..errors import InvalidInput
 from ..models import Club, Membership, Player
 from ..roles import Role
+from ..spreadsheet import csv_text, from_cell
 from .services import NAME_MAX, lock_club
 
 MAX_BYTES = 1_000_000
 MAX_ROWS = 5000
 COLUMNS = ("name", "email", "role")
-FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 ROLE_WORDS = {
     **{r.value: r for r in Role},
     **{str(r.label).lower(): r for r in Role},
@@ -96,10 +96,7 @@ def decode(data: bytes) -> str:
 
 def _unescape(value: str) -> str:
     """Undoes export's guard against spreadsheet formulas (a leading apostrophe)."""
-    value = value.strip()
-    if value.startswith("'") and value[1:2] in FORMULA_STARTS:
-        return value[1:]
-    return value
+    return from_cell(value.strip())
 
 
 def _read(text: str) -> tuple[list[tuple[int, dict[str, str]]], list[str]]:
@@ -276,18 +273,14 @@ def members_csv_import(*, club: Club, text: str) -> Imported:
     )
 
 
-def _safe(value: str) -> str:
-    """A cell a spreadsheet will not run as a formula."""
-    return f"'{value}" if value.startswith(FORMULA_STARTS) else value
-
-
 def members_csv_rows(*, club: Club) -> Iterable[list[str]]:
+    """The export's rows; ``kaiser_club.spreadsheet`` writes them, formulas made text."""
     yield ["name", "email", "role", "joined", "has_account"]
     memberships = Membership.objects.filter(club=club).select_related("player")
     for m in memberships.order_by("player__name", "player_id"):
         yield [
-            _safe(m.player.name),
-            _safe(m.player.email),
+            m.player.name,
+            m.player.email,
             m.role,
             m.joined_at.date().isoformat(),
             "yes" if m.player.user_id else "no",
@@ -295,7 +288,4 @@ def members_csv_rows(*, club: Club) -> Iterable[list[str]]:
 
 
 def members_csv_export(*, club: Club) -> str:
-    out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\r\n")
-    writer.writerows(members_csv_rows(club=club))
-    return out.getvalue()
+    return csv_text(members_csv_rows(club=club))
