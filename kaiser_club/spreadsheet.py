@@ -10,15 +10,21 @@ again. Numbers such as ``-12`` or ``+3.5`` stay numbers.
 A cell is quoted when it holds a quote, a line break, or any separator a spreadsheet may split
 on: Excel in French splits on ``;``, so ``Aces;=1+1`` unquoted would become a cell of its own,
 starting with ``=``. Lines end with CRLF, as RFC 4180 and spreadsheets expect.
+
+``check_csv_size`` is the other direction: a CSV file to import, refused with a sentence when it
+is bigger than its import takes, before the import reads it into the database.
 """
 
 from __future__ import annotations
 
+import csv
 import decimal
 import io
 import re
 from collections.abc import Iterable
 from typing import Any, Protocol
+
+from .errors import InvalidInput
 
 # ASCII and their full-width forms, which some spreadsheets also read as formula signs.
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r", "\n", "＝", "＋", "－", "＠")
@@ -86,3 +92,26 @@ def csv_text(rows: Iterable[Iterable[Any]]) -> str:
     out = io.StringIO()
     CsvWriter(out).writerows(rows)
     return out.getvalue()
+
+
+def check_csv_size(text: str, *, max_bytes: int, max_rows: int, rows_are: str) -> None:
+    """Refuses a CSV file of more than ``max_bytes`` (as UTF-8) or more than ``max_rows`` rows
+    after its header (``rows_are``: what a row is, "members"). A file that is not CSV is left
+    to its import, which says where."""
+    size = len(text.encode("utf-8", errors="replace"))
+    if size > max_bytes:
+        raise InvalidInput(
+            f"The file has {size:,} bytes; at most {max_bytes:,} can be imported at once: split it."
+        )
+    rows = -1  # the header
+    try:
+        for values in csv.reader(io.StringIO(text.lstrip("\ufeff"))):
+            if any(value.strip() for value in values):
+                rows += 1
+    except csv.Error:
+        return
+    if rows > max_rows:
+        raise InvalidInput(
+            f"The file has {rows:,} {rows_are}; at most {max_rows:,} can be imported at once: "
+            "split it."
+        )

@@ -25,7 +25,7 @@ from django.db import transaction
 from ..errors import InvalidInput
 from ..models import Club, Membership, Player
 from ..roles import Role
-from ..spreadsheet import csv_text, from_cell
+from ..spreadsheet import check_csv_size, csv_text, from_cell
 from .services import NAME_MAX, lock_club
 
 MAX_BYTES = 1_000_000
@@ -79,6 +79,12 @@ class Preview:
 
     def count(self, action: Action) -> int:
         return sum(1 for row in self.rows if row.action is action)
+
+
+def check_size(text: str) -> None:
+    """Refuses a file bigger than one import takes, before the preview or the import (and its
+    transaction) reads it: the page calls this first."""
+    check_csv_size(text, max_bytes=MAX_BYTES, max_rows=MAX_ROWS, rows_are="members")
 
 
 def decode(data: bytes) -> str:

@@ -156,6 +156,12 @@ SPECTACULAR_SETTINGS = {
     },
 }
 
+# The largest request body taken at all, refused unread from its Content-Length with a sentence
+# (kaiser_club/request_limits.py): an exported event (20 MiB at most, tournaments/transfer/
+# limits.py) and the form around it. Each upload has its own smaller limit; fields other than
+# files stay within Django's DATA_UPLOAD_MAX_MEMORY_SIZE (2.5 MiB).
+MAX_REQUEST_BYTES = env.int("DJANGO_MAX_REQUEST_BYTES", default=21 * 1024 * 1024)
+
 # Celery: with no broker configured (the quick start) tasks run eagerly in the web process.
 CELERY_BROKER_URL = env("CELERY_BROKER_URL", default="")
 CELERY_TASK_ALWAYS_EAGER = not CELERY_BROKER_URL

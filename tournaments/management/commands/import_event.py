@@ -6,6 +6,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from kaiser_club.errors import KaiserError
 from tournaments.transfer import event_import, event_import_preview, read_document
+from tournaments.transfer.limits import check_document_size, check_file_size
 
 
 class Command(BaseCommand):
@@ -44,7 +45,9 @@ class Command(BaseCommand):
         except OSError as exc:
             raise CommandError(f"Cannot read {path}: {exc}") from None
         try:
+            check_file_size(len(raw))
             data = read_document(raw)
+            check_document_size(data)
             if options["dry_run"]:
                 preview = event_import_preview(data=data, actor=actor)
                 self.stdout.write(
