@@ -1,4 +1,7 @@
-# One image for web (gunicorn), worker and beat.
+# One image for web (gunicorn), worker and beat. curl and procps (pgrep) are for the health
+# checks of docker-compose.yml; tests/reliability/test_production_stack.py checks that every
+# program a health check runs is installed here, and runs this image's settings module,
+# collectstatic line and CMD (web's gunicorn) on the CI machine.
 FROM python:3.11-slim-bookworm
 
 ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 \
@@ -6,6 +9,7 @@ ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 \
 RUN apt-get update \
  && apt-get install -y --no-install-recommends \
       libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz-subset0 fonts-dejavu-core gettext curl \
+      procps \
  && rm -rf /var/lib/apt/lists/*
 RUN useradd --create-home --uid 1000 kaiser
 WORKDIR /app

@@ -23,13 +23,15 @@ migrate: install
 	$(PY) manage.py migrate --noinput
 
 demodata: migrate
-	$(PY) manage.py load_demo
+	$(PY) manage.py load_demo --base-url http://$(HOST):$(PORT)/
 
+# The server, a Celery worker and beat (the clock sweep, PDFs off the request) on a broker kept
+# in files: nothing more to install. It says the address once it answers; Ctrl-C stops all three.
 serve: install
-	@echo "Kaiser Club on http://$(HOST):$(PORT)/  (demo sign-in: organiser / kaiser-demo)"
-	$(PY) manage.py runserver $(HOST):$(PORT)
+	$(PY) manage.py serve_demo $(HOST):$(PORT)
 
 ## Virtual environment, install, SQLite, demo data, and the app on http://127.0.0.1:8000
+## (another port: make demo PORT=8001; another address: make demo HOST=0.0.0.0)
 demo: demodata serve
 
 ## Install and run the whole test suite (DATABASE_URL=postgres://... to run it on PostgreSQL)

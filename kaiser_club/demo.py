@@ -7,11 +7,14 @@ An app registers a step with ``@demo_step(order)``; ``manage.py load_demo`` find
 from __future__ import annotations
 
 from collections.abc import Callable
+from contextvars import ContextVar
 
 DemoStep = Callable[[Callable[[str], None]], None]
 _steps: list[tuple[int, str, DemoStep]] = []
 
 DEMO_PASSWORD = "kaiser-demo"
+# The address the demo is served on, for the links load_demo prints (load_demo --base-url).
+BASE_URL: ContextVar[str] = ContextVar("demo_base_url", default="http://127.0.0.1:8000")
 
 
 def demo_step(order: int) -> Callable[[DemoStep], DemoStep]:
@@ -104,5 +107,5 @@ def invitation(say: Callable[[str], None]) -> None:
     made = invitation_create(membership=membership)
     say(
         f"Demo invitation for {membership.player.name} (sign up with it): "
-        f"http://127.0.0.1:8000/invitations/{made.token}/"
+        f"{BASE_URL.get().rstrip('/')}/invitations/{made.token}/"
     )

@@ -1,6 +1,7 @@
 """A database that is briefly away (restarting, failing over, out of connections) is answered
 with 503 and a sentence, not a 500: a tablet retries a 503 with the same hand id, and the
-hand is recorded once when the database is back."""
+hand is recorded once when the database is back. ``/healthz`` is answered before any other
+middleware looks at the request."""
 
 from __future__ import annotations
 
@@ -38,3 +39,28 @@ class DatabaseUnavailableMiddleware:
         )
         response["Retry-After"] = str(RETRY_AFTER_SECONDS)
         return response
+
+
+HEALTH_PATH = "/healthz"
+
+
+class HealthCheckMiddleware:
+    """Answers ``GET /healthz`` first of all, whatever the Host header and the scheme.
+
+    The health checks ask the process itself: compose's ``curl http://127.0.0.1:8000/healthz``
+    inside the container, the proxy's checks at the container's address. Neither is a public
+    host name nor HTTPS, so behind the other middleware they met DisallowedHost (400) or the
+    redirect to HTTPS (301) and never reached the database. The answer says nothing but
+    whether the process and the database answer, so it needs neither."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        if request.path_info == HEALTH_PATH and request.method in ("GET", "HEAD"):
+            from .views import health_answer  # the view's own answer, whichever door
+
+            response = health_answer()
+            response["Cache-Control"] = "no-store"
+            return response
+        return self.get_response(request)

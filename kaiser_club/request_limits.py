@@ -1,6 +1,12 @@
 """Limits on what a request may carry, checked before any view runs (so before any role is
-looked up): a JSON body nested deeper than any request of the app needs is refused with a
-sentence instead of exhausting the parser (a RecursionError is a 500)."""
+looked up, and before any transaction): a body longer than ``settings.MAX_REQUEST_BYTES``
+(the largest upload, an exported event, with room for the form around it) is refused from its
+Content-Length, unread; a JSON body nested deeper than any request of the app needs is refused
+with a sentence instead of exhausting the parser (a RecursionError is a 500).
+
+A body sent without a Content-Length (chunked) is never read by Django, so it cannot be larger.
+Each upload has its own smaller limit, said where it is read (``tournaments/transfer/limits.py``,
+the CSV imports)."""
 
 from __future__ import annotations
 
@@ -8,8 +14,10 @@ import json
 from collections.abc import Callable
 from typing import Any
 
+from django.conf import settings
 from django.core.exceptions import RequestDataTooBig
 from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.utils.html import escape
 from django.utils.translation import gettext
 
 from .errors import InvalidInput
@@ -58,15 +66,53 @@ def loads_bounded(text: str | bytes) -> Any:
     return value
 
 
+def too_large_text(length: int, limit: int) -> str:
+    return gettext(
+        "The request carries %(size)s MiB; this server takes at most %(limit)s MiB in one "
+        "request. An exported event or a CSV file is far smaller: check the file chosen."
+    ) % {"size": f"{length / 1048576:.1f}", "limit": f"{limit / 1048576:.1f}"}
+
+
+def too_large(request: HttpRequest, length: int, limit: int) -> HttpResponse:
+    """413 with the sentence: JSON for the API and scripts, a short page for a browser's form."""
+    text = too_large_text(length, limit)
+    accept = request.headers.get("Accept", "")
+    if (
+        request.path.startswith("/api/")
+        or "json" in (request.content_type or "")
+        or ("json" in accept and "html" not in accept)
+    ):
+        response: HttpResponse = JsonResponse({"detail": text, "code": "too_large"}, status=413)
+    else:
+        response = HttpResponse(
+            f'<!doctype html><html lang="en"><meta charset="utf-8"><title>413</title>'
+            f"<p>{escape(text)}</p></html>",
+            status=413,
+        )
+    response["Connection"] = "close"  # the rest of the body is not read
+    return response
+
+
+def declared_length(request: HttpRequest) -> int:
+    try:
+        return max(0, int(request.META.get("CONTENT_LENGTH") or 0))
+    except ValueError:
+        return 0
+
+
 class RequestLimitsMiddleware:
-    """Refuses a JSON body that is too deep before the view (and its role check) runs. A body
-    that is not JSON, or too large to read, is left to the view, which says so in its own
-    words."""
+    """Refuses a body longer than MAX_REQUEST_BYTES, and a JSON body that is too deep, before
+    the view (and its role check) runs. A body that is not JSON, or too large to read as one,
+    is left to the view, which says so in its own words."""
 
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
+        limit = getattr(settings, "MAX_REQUEST_BYTES", None)
+        length = declared_length(request)
+        if limit is not None and length > limit:
+            return too_large(request, length, limit)
         if request.method in WRITE_METHODS and "json" in (request.content_type or ""):
             refusal = self._refusal(request)
             if refusal is not None:

@@ -166,9 +166,13 @@ class CsvForm(forms.Form):
     confirm = forms.BooleanField(required=False, widget=forms.HiddenInput)
 
     def text(self) -> str:
+        """The file's text (read no further than one byte past what an import takes, which
+        ``csv_import.check_size`` then refuses), or the pasted rows."""
         upload = self.cleaned_data.get("file")
         if upload:
-            return upload.read().decode("utf-8-sig", errors="replace")
+            from .services.csv_import import MAX_BYTES
+
+            return upload.read(MAX_BYTES + 1).decode("utf-8-sig", errors="replace")
         return self.cleaned_data.get("csv") or ""
 
 

@@ -34,12 +34,12 @@ from ..errors import InvalidInput
 from ..models import Club, FormerMembership, Membership, Player
 from ..people import Facts, Pool, facts_of, parse_choice
 from ..roles import Role
+from ..spreadsheet import check_csv_size, csv_text, from_cell
 from .services import NAME_MAX, lock_club, record_pools
 
 MAX_BYTES = 1_000_000
 MAX_ROWS = 5000
 COLUMNS = ("id", "name", "email", "role")
-FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 ROLE_WORDS = {
     **{r.value: r for r in Role},
     **{str(r.label).lower(): r for r in Role},
@@ -95,6 +95,12 @@ class Preview:
         return sum(1 for row in self.rows if row.action is action)
 
 
+def check_size(text: str) -> None:
+    """Refuses a file bigger than one import takes, before the preview or the import (and its
+    transaction) reads it: the page calls this first."""
+    check_csv_size(text, max_bytes=MAX_BYTES, max_rows=MAX_ROWS, rows_are="members")
+
+
 def decode(data: bytes) -> str:
     """Text from an uploaded file: UTF-8 (with or without the mark spreadsheets add), else the
     Windows code page a Canadian spreadsheet would use."""
@@ -110,10 +116,7 @@ def decode(data: bytes) -> str:
 
 def _unescape(value: str) -> str:
     """Undoes export's guard against spreadsheet formulas (a leading apostrophe)."""
-    value = value.strip()
-    if value.startswith("'") and value[1:2] in FORMULA_STARTS:
-        return value[1:]
-    return value
+    return from_cell(value.strip())
 
 
 def _read(text: str) -> tuple[list[tuple[int, dict[str, str]]], list[str]]:
@@ -353,21 +356,16 @@ def members_csv_import(*, club: Club, text: str, actor: Actor | None = None) -> 
     )
 
 
-def _safe(value: str) -> str:
-    """A cell a spreadsheet will not run as a formula."""
-    return f"'{value}" if value.startswith(FORMULA_STARTS) else value
-
-
 def members_csv_rows(*, club: Club) -> Iterable[list[str]]:
     """Every member, with the record's id: two members of one name (and no email) import back
-    as themselves."""
+    as themselves. ``kaiser_club.spreadsheet`` writes the rows, formulas made text."""
     yield ["id", "name", "email", "role", "joined", "has_account"]
     memberships = Membership.objects.filter(club=club).select_related("player")
     for m in memberships.order_by("player__name", "player_id"):
         yield [
             str(m.player_id),
-            _safe(m.player.name),
-            _safe(m.player.email),
+            m.player.name,
+            m.player.email,
             m.role,
             m.joined_at.date().isoformat(),
             "yes" if m.player.user_id else "no",
@@ -375,7 +373,4 @@ def members_csv_rows(*, club: Club) -> Iterable[list[str]]:
 
 
 def members_csv_export(*, club: Club) -> str:
-    out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\r\n")
-    writer.writerows(members_csv_rows(club=club))
-    return out.getvalue()
+    return csv_text(members_csv_rows(club=club))

@@ -252,6 +252,7 @@ def members_import(request: HttpRequest, slug: str) -> HttpResponse:
             text = confirm.cleaned_data["text"]
             actor = Actor.of(request.user)
             try:
+                csv_io.check_size(text)
                 done = csv_io.members_csv_import(club=club, text=text, actor=actor)
             except KaiserError as exc:
                 show_error(request, exc)
@@ -276,7 +277,13 @@ def members_import(request: HttpRequest, slug: str) -> HttpResponse:
         if upload.is_valid():
             try:
                 file = upload.cleaned_data.get("file")
-                text = csv_io.decode(file.read()) if file else upload.cleaned_data["text"]
+                # Read no further than one byte past what an import takes: decode refuses it.
+                text = (
+                    csv_io.decode(file.read(csv_io.MAX_BYTES + 1))
+                    if file
+                    else upload.cleaned_data["text"]
+                )
+                csv_io.check_size(text)
             except KaiserError as exc:
                 upload.add_error("file", exc.message)
             else:

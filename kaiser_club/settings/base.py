@@ -35,6 +35,9 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # First: the health checks ask by the container's address over HTTP, whatever the public
+    # host name and the HTTPS redirect (kaiser_club/middleware.py).
+    "kaiser_club.middleware.HealthCheckMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -109,7 +112,7 @@ MEDIA_URL = "media/"
 MEDIA_ROOT = Path(env("DJANGO_MEDIA_ROOT", default=str(BASE_DIR / "media")))
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
-    "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
+    "staticfiles": {"BACKEND": "kaiser_club.staticfiles.GzipManifestStaticFilesStorage"},
 }
 
 REST_FRAMEWORK = {
@@ -152,6 +155,12 @@ SPECTACULAR_SETTINGS = {
         "ActionEnum": "scoring.choices.HandAction",
     },
 }
+
+# The largest request body taken at all, refused unread from its Content-Length with a sentence
+# (kaiser_club/request_limits.py): an exported event (20 MiB at most, tournaments/transfer/
+# limits.py) and the form around it. Each upload has its own smaller limit; fields other than
+# files stay within Django's DATA_UPLOAD_MAX_MEMORY_SIZE (2.5 MiB).
+MAX_REQUEST_BYTES = env.int("DJANGO_MAX_REQUEST_BYTES", default=21 * 1024 * 1024)
 
 # Celery: with no broker configured (the quick start) tasks run eagerly in the web process.
 CELERY_BROKER_URL = env("CELERY_BROKER_URL", default="")
@@ -228,12 +237,24 @@ REPORTS_BASE_URL = env("REPORTS_BASE_URL", default="http://127.0.0.1:8000")
 # Security: lock out repeated failed sign-ins (django-axes, in the database, so it keeps working
 # when Redis is down); rate-limit table codes (django-ratelimit on the cache, failing open so a
 # Redis outage never stops hands being recorded); a Content-Security-Policy with no inline script.
+#
+# Both count the client's own address (kaiser_club/client_address.py): the forwarded one when
+# the request comes from a proxy named in DJANGO_TRUSTED_PROXIES (addresses, networks or host
+# names; compose names its proxy service), the connecting one otherwise. Behind a proxy that
+# is not named, everyone is the proxy's address: one person's wrong passwords or table codes
+# would stop everyone.
+TRUSTED_PROXIES = env.list("DJANGO_TRUSTED_PROXIES", default=[])
 AXES_FAILURE_LIMIT = env.int("AXES_FAILURE_LIMIT", default=8)
 AXES_COOLOFF_TIME = 0.25  # hours
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
+AXES_CLIENT_IP_CALLABLE = "kaiser_club.client_address.client_address"
 RATELIMIT_USE_CACHE = "default"
 RATELIMIT_FAIL_OPEN = True
+RATELIMIT_IP_META_KEY = "kaiser_club.client_address.client_address"
+# One address, not its /64: the tablets of a hall on IPv6 share a /64, and one guesser among
+# them must not stop the others (a table's code has 100 random bits; the limit only slows).
+RATELIMIT_IPV6_MASK = 128
 TABLE_CODE_RATE = env("TABLE_CODE_RATE", default="30/m")
 
 CONTENT_SECURITY_POLICY = {

@@ -12,6 +12,7 @@ from kaiser_club.errors import InvalidInput
 
 from .. import services
 from ..selectors import entries_of
+from ..services import csv_import
 from .base import ERRORS, EventView, entry_of
 from .serializers import (
     CheckInSerializer,
@@ -117,6 +118,7 @@ class ImportView(EventView):
         incoming = CsvImportSerializer(data=request.data)
         incoming.is_valid(raise_exception=True)
         text = incoming.validated_data["csv"]
+        csv_import.check_size(text)  # before anything is read into the database
         if incoming.validated_data["dry_run"]:
             result = services.parse(event=event, text=text)
             return Response(

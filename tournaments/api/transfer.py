@@ -22,6 +22,7 @@ from ..transfer import (
     parse_people,
     read_document,
 )
+from ..transfer.limits import check_document_size, check_file_size
 from .base import ERRORS, EventView
 
 
@@ -45,6 +46,8 @@ class ExportView(EventView):
 
 
 def read_upload(request: Request) -> Any:
+    """The document sent, as a JSON body or a multipart 'file', refused with a sentence when it
+    is bigger than an event can be (before the import service starts its transaction)."""
     limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
     length = request.META.get("CONTENT_LENGTH") or "0"
     is_json = request.content_type.startswith("application/json")
@@ -55,8 +58,12 @@ def read_upload(request: Request) -> Any:
         )
     upload = request.FILES.get("file") if hasattr(request, "FILES") else None
     if upload is None:
-        return request.data
-    return read_document(upload.read())
+        data = request.data
+    else:
+        check_file_size(upload.size)
+        data = read_document(upload.read())
+    check_document_size(data)
+    return data
 
 
 def is_dry_run(request: Request) -> bool:

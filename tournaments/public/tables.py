@@ -3,7 +3,6 @@ the same columns (``as_values``), so the file says what the page says."""
 
 from __future__ import annotations
 
-import csv
 from collections.abc import Iterable, Sequence
 from typing import Any
 
@@ -13,6 +12,8 @@ from django.urls import reverse
 from django.utils.html import conditional_escape, format_html
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext_lazy as _
+
+from kaiser_club.spreadsheet import CsvWriter
 
 from ..standings.rows import Row
 from .present import NowPlaying, placing_label
@@ -211,7 +212,7 @@ def csv_response(filename: str, sections: Iterable[tuple[str, tables.Table]]) ->
     """One CSV file from one or more tables (a first column names the pool when several)."""
     response = HttpResponse(content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{filename}"'
-    writer = csv.writer(response)
+    writer = CsvWriter(response)  # the app's one CSV writer: no cell runs as a formula
     sections = list(sections)
     header_written = False
     for label, table in sections:

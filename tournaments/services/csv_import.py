@@ -25,6 +25,7 @@ from django.utils.translation import gettext
 from kaiser_club.errors import InvalidInput
 from kaiser_club.models import Club, Player
 from kaiser_club.people import Pool, facts_of, name_key, parse_choice
+from kaiser_club.spreadsheet import check_csv_size
 from kaiser_club.text import clean_text
 from scoring.models import Team
 from scoring.scope import not_known, players_open_to
@@ -34,6 +35,7 @@ from ..models import Entry, Event
 from .entries import entry_register_player, entry_register_team
 
 MAX_ROWS = 2000
+MAX_BYTES = 1_000_000  # two thousand entries of long names fit in a fifth of it
 PLAYER_NAME_MAX = Player._meta.get_field("name").max_length or 120
 TEAM_NAME_MAX = min(
     Entry._meta.get_field("name").max_length or 160, Team._meta.get_field("name").max_length or 160
@@ -278,3 +280,9 @@ def entries_import(*, event: Event, text: str) -> ImportResult:
             )
         result.created.append(entry)
     return result
+
+
+def check_size(text: str) -> None:
+    """Refuses a file bigger than one import takes, before ``parse`` or ``entries_import``
+    (and its transaction) reads it: both doors call this first."""
+    check_csv_size(text, max_bytes=MAX_BYTES, max_rows=MAX_ROWS, rows_are="entries")

@@ -21,6 +21,7 @@ from ..forms import CsvForm, PlayerEntryForm, TeamEntryForm
 from ..models import Entry, Event
 from ..permissions import EventAction, may_on_event
 from ..selectors import entries_of
+from ..services import csv_import
 from .common import attempt, back, event_page
 
 
@@ -98,7 +99,12 @@ def entry_import(request: HttpRequest, event: Event) -> HttpResponse:
     if not form.is_valid():
         return _page(request, event, csv_form=form)
     text = form.text()
-    preview = attempt(request, lambda: services.parse(event=event, text=text))
+
+    def checked_parse() -> services.ImportResult:
+        csv_import.check_size(text)  # before anything is read into the database
+        return services.parse(event=event, text=text)
+
+    preview = attempt(request, checked_parse)
     if not preview:
         return _page(request, event, csv_form=form)
     if form.cleaned_data.get("confirm") and preview.ok:

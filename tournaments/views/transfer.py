@@ -26,10 +26,10 @@ from ..transfer import (
     read_document,
 )
 from ..transfer.import_ import ImportPreview
+from ..transfer.limits import check_document_size, check_file_size
 from ..transfer.people import summary as people_summary
 from .common import event_page
 
-MAX_UPLOAD_BYTES = 20 * 1024 * 1024
 PERSON = "person-"  # the preview's choice of record for the file's player: person-<ref>
 # Room left in a form's body for the CSRF token and the field names around a carried document.
 FORM_MARGIN_BYTES = 10 * 1024
@@ -45,16 +45,19 @@ def event_download(request: HttpRequest, event: Event) -> HttpResponse:
 
 
 def _document(request: HttpRequest) -> Any:
-    """The uploaded file's JSON, or the document a preview carried to its Import button."""
+    """The uploaded file's JSON, or the document a preview carried to its Import button,
+    refused with a sentence when it is bigger than an event can be."""
     upload = request.FILES.get("file")
     if upload is None:
         carried = request.POST.get("document")
-        if carried:
-            return read_document(carried.encode("utf-8"))
-        raise KaiserError("Choose the exported event's .json file.")
-    if upload.size and upload.size > MAX_UPLOAD_BYTES:
-        raise KaiserError("That file is too big to be an exported event.")
-    return read_document(upload.read())
+        if not carried:
+            raise KaiserError("Choose the exported event's .json file.")
+        data = read_document(carried.encode("utf-8"))
+    else:
+        check_file_size(upload.size)
+        data = read_document(upload.read())
+    check_document_size(data)
+    return data
 
 
 def _carried(data: Any) -> str | None:

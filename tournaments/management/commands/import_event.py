@@ -6,6 +6,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from kaiser_club.errors import KaiserError
 from tournaments.transfer import event_import, event_import_preview, parse_people, read_document
+from tournaments.transfer.limits import check_document_size, check_file_size
 
 
 class Command(BaseCommand):
@@ -53,7 +54,9 @@ class Command(BaseCommand):
             raise CommandError(f"Cannot read {path}: {exc}") from None
         people = []
         try:
+            check_file_size(len(raw))
             data = read_document(raw)
+            check_document_size(data)
             choices = parse_people(options["person"])
             if options["dry_run"]:
                 preview = event_import_preview(data=data, actor=actor, choices=choices)
