@@ -431,6 +431,9 @@ ENDPOINTS += [
     Endpoint(
         "members import page", "get", "/clubs/{club_slug}/members/import/", club_admin_page(200)
     ),
+    Endpoint(
+        "the club's past page", "get", "/clubs/{club_slug}/members/past/", club_admin_page(200)
+    ),
     Endpoint("members import", "post", "/clubs/{club_slug}/members/import/", club_admin_page(200)),
     Endpoint(
         "members export", "get", "/clubs/{club_slug}/members/export.csv", club_admin_page(200)
@@ -472,14 +475,14 @@ ENDPOINTS += [
     Endpoint(
         "non-member's player page",
         "get",
-        "/players/{player}/",  # a team's player who is nobody's member, page not public
-        expect(
+        "/players/{player}/",  # a team's player who is nobody's member, page not public:
+        expect(  # a visitor the club seated, whose page its club admins may open (issue 13)
             anonymous=302,
             outsider=404,
             player=404,
             scorekeeper=404,
             organiser=404,
-            club_admin=404,
+            club_admin=200,
             staff=200,
         ),
     ),
@@ -487,13 +490,13 @@ ENDPOINTS += [
         "partnership page",
         "get",
         "/players/{member_player}/partners/{player}/",  # needs both pages: the partner's is
-        expect(  # not visible to the club's members (see the row above)
+        expect(  # not visible to the club's members but its club admins (see the row above)
             anonymous=302,
             outsider=404,
             player=404,
             scorekeeper=404,
             organiser=404,
-            club_admin=404,
+            club_admin=200,
             staff=200,
         ),
     ),
