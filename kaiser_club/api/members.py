@@ -136,13 +136,17 @@ class MemberDetailView(APIView):
         membership = self._member(request, club_id, membership_id)
         incoming = MemberRoleSerializer(data=request.data)
         incoming.is_valid(raise_exception=True)
-        membership = services.member_change_role(
-            membership=membership, role=Role(incoming.validated_data["role"])
+        membership = services.member_change_role_by(
+            actor=Actor.of(request.user),
+            membership=membership,
+            role=Role(incoming.validated_data["role"]),
         )
         return Response(MemberAdminSerializer(membership).data)
 
     @extend_schema(responses={204: None, **ERRORS})
     def delete(self, request: Request, club_id: int, membership_id: int) -> Response:
         """Ends a membership (club admins); the player and their games stay."""
-        services.member_remove(membership=self._member(request, club_id, membership_id))
+        services.member_remove_by(
+            actor=Actor.of(request.user), membership=self._member(request, club_id, membership_id)
+        )
         return Response(status=status.HTTP_204_NO_CONTENT)

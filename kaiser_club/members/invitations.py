@@ -10,13 +10,16 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from django.contrib.auth import get_user_model
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
 from django.utils.formats import date_format
 
+from ..actors import Actor
 from ..errors import Conflict, InvalidInput, NotFound
 from ..models import Invitation, Membership, Player
 from .merge import merge_records
+from .services import require_club_admin
 
 VALID_FOR = timedelta(days=14)
 
@@ -31,9 +34,18 @@ class NewInvitation:
     token: str  # shown once; only its digest is stored
 
 
+def invitation_create_by(*, actor: Actor, membership: Membership) -> NewInvitation:
+    require_club_admin(actor=actor, club=membership.club)
+    return invitation_create(membership=membership, by=actor.by)
+
+
 @transaction.atomic
-def invitation_create(*, membership: Membership, by: Any = None) -> NewInvitation:
-    """A new link for the member; any open link for the same player in this club stops working."""
+def invitation_create(*, membership: Membership, by: User | None = None) -> NewInvitation:
+    """A new link for the member; any open link for the same player in this club stops working
+    (the membership's row is locked first: two links asked at once leave one open)."""
+    membership = (
+        Membership.objects.select_for_update().select_related("player").get(id=membership.id)
+    )
     player = membership.player
     if player.user_id is not None:
         raise Conflict(f"{player.name} already signs in with an account; they need no invitation.")

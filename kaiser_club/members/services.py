@@ -15,7 +15,7 @@ from django.db.models import QuerySet
 from django.utils.translation import gettext as _
 
 from ..actors import Actor
-from ..errors import Conflict, InvalidInput, NotFound
+from ..errors import Conflict, InvalidInput, NotAllowed, NotFound
 from ..models import Club, FormerMembership, Membership, Player
 from ..people import (
     Choice,
@@ -30,6 +30,15 @@ from ..selectors import club_ids_with_role
 from ..text import clean_text
 
 NAME_MAX = 120
+
+
+def require_club_admin(*, actor: Actor, club: Club) -> None:
+    """Who may change a club's members: its club admins (staff anywhere)."""
+    if not actor.has_role(club_id=club.id, at_least=Role.CLUB_ADMIN):
+        raise NotAllowed(
+            _("This needs the %(role)s role in %(club)s.")
+            % {"role": Role.CLUB_ADMIN.label, "club": club.name}
+        )
 
 
 def lock_club(club_id: int) -> Club:
@@ -101,7 +110,10 @@ def member_add(
     A record with the email given is theirs. A record of the same name (a member, a former
     member, a visitor of the club or of the actor's other clubs) may be theirs or another
     person's: ChooseRecord asks, unless ``choice`` says which record, or NEW for a new one.
-    The person can claim the record with an invitation."""
+    The person can claim the record with an invitation. An actor given must be a club
+    admin of ``club`` (the members CSV and the demo add without one, having checked)."""
+    if actor is not None:
+        require_club_admin(actor=actor, club=club)
     lock_club(club.id)
     name, email = clean_name(name), clean_email(email)
     if choice is None and email_taken_in_club(club=club, email=email):
@@ -139,6 +151,13 @@ def _join(*, club: Club, player: Player, role: Role) -> Membership:
     return Membership.objects.create(club=club, player=player, role=role)
 
 
+def member_add_existing_by(
+    *, actor: Actor, club: Club, player: Player, role: Role = Role.PLAYER
+) -> Membership:
+    require_club_admin(actor=actor, club=club)
+    return member_add_existing(club=club, player=player, role=role)
+
+
 @transaction.atomic
 def member_add_existing(*, club: Club, player: Player, role: Role = Role.PLAYER) -> Membership:
     """Makes an existing record a member: a member of another club, or a record of this
@@ -162,6 +181,11 @@ def _refuse_losing_last_admin(membership: Membership, *, doing: str) -> None:
         )
 
 
+def member_change_role_by(*, actor: Actor, membership: Membership, role: Role) -> Membership:
+    require_club_admin(actor=actor, club=membership.club)
+    return member_change_role(membership=membership, role=role)
+
+
 @transaction.atomic
 def member_change_role(*, membership: Membership, role: Role) -> Membership:
     lock_club(membership.club_id)
@@ -173,6 +197,11 @@ def member_change_role(*, membership: Membership, role: Role) -> Membership:
     membership.role = role
     membership.save(update_fields=["role"])
     return membership
+
+
+def member_remove_by(*, actor: Actor, membership: Membership) -> Player:
+    require_club_admin(actor=actor, club=membership.club)
+    return member_remove(membership=membership)
 
 
 @transaction.atomic

@@ -97,7 +97,8 @@ def member_add(request: HttpRequest, slug: str) -> HttpResponse:
         existing_form = MemberAddExistingForm(request.POST, prefix="existing", players=others)
         if existing_form.is_valid():
             try:
-                membership = services.member_add_existing(
+                membership = services.member_add_existing_by(
+                    actor=Actor.of(request.user),
                     club=club,
                     player=existing_form.cleaned_data["player"],
                     role=Role(existing_form.cleaned_data["role"]),
@@ -169,8 +170,10 @@ def member_role(request: HttpRequest, slug: str, membership_id: int) -> HttpResp
     error = ""
     if form.is_valid():
         try:
-            membership = services.member_change_role(
-                membership=membership, role=Role(form.cleaned_data["role"])
+            membership = services.member_change_role_by(
+                actor=Actor.of(request.user),
+                membership=membership,
+                role=Role(form.cleaned_data["role"]),
             )
         except KaiserError as exc:
             error = exc.message
@@ -208,7 +211,7 @@ def member_remove(request: HttpRequest, slug: str, membership_id: int) -> HttpRe
     membership = member_for(club, membership_id)
     if request.method == "POST":
         try:
-            player = services.member_remove(membership=membership)
+            player = services.member_remove_by(actor=Actor.of(request.user), membership=membership)
         except KaiserError as exc:
             show_error(request, exc)
         else:
@@ -227,7 +230,7 @@ def member_invite(request: HttpRequest, slug: str, membership_id: int) -> HttpRe
     club, _role = club_for(request, slug, at_least=Role.CLUB_ADMIN)
     membership = member_for(club, membership_id)
     try:
-        made = invitations.invitation_create(membership=membership, by=request.user)
+        made = invitations.invitation_create_by(actor=Actor.of(request.user), membership=membership)
     except KaiserError as exc:
         show_error(request, exc)
         return redirect("clubs:detail", slug=club.slug)

@@ -216,20 +216,20 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gen
     @extend_schema(request=None, responses={200: GameDetailSerializer, **ERRORS})
     @action(detail=True, methods=["post"], url_path="call-time")
     def call_time(self, request: Request, pk: str) -> Response:
-        game = self._game(pk, GameAction.MANAGE)
-        services.game_call_time(game_id=game.id, by=request.user)
+        game = self._game(pk, GameAction.READ)
+        services.game_call_time_by(actor=Actor.of(request.user), game=game)
         return self._detail(game.id)
 
     @extend_schema(request=ForfeitSerializer, responses={200: GameDetailSerializer, **ERRORS})
     @action(detail=True, methods=["post"])
     def forfeit(self, request: Request, pk: str) -> Response:
-        game = self._game(pk, GameAction.MANAGE)
+        game = self._game(pk, GameAction.READ)
         incoming = ForfeitSerializer(data=request.data)
         incoming.is_valid(raise_exception=True)
-        services.game_forfeit(
-            game_id=game.id,
+        services.game_forfeit_by(
+            actor=Actor.of(request.user),
+            game=game,
             forfeited_by=Side(incoming.validated_data["team"]),
-            by=request.user,
             reason=incoming.validated_data.get("reason", ""),
         )
         return self._detail(game.id)
@@ -237,24 +237,26 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gen
     @extend_schema(request=None, responses={200: GameDetailSerializer, **ERRORS})
     @action(detail=True, methods=["post"])
     def pause(self, request: Request, pk: str) -> Response:
-        game = self._game(pk, GameAction.MANAGE)
-        services.clock_pause(game_id=game.id)
+        game = self._game(pk, GameAction.READ)
+        services.clock_pause_by(actor=Actor.of(request.user), game=game)
         return self._detail(game.id)
 
     @extend_schema(request=None, responses={200: GameDetailSerializer, **ERRORS})
     @action(detail=True, methods=["post"])
     def resume(self, request: Request, pk: str) -> Response:
-        game = self._game(pk, GameAction.MANAGE)
-        services.clock_resume(game_id=game.id)
+        game = self._game(pk, GameAction.READ)
+        services.clock_resume_by(actor=Actor.of(request.user), game=game)
         return self._detail(game.id)
 
     @extend_schema(request=AddMinutesSerializer, responses={200: GameDetailSerializer, **ERRORS})
     @action(detail=True, methods=["post"], url_path="add-minutes")
     def add_minutes(self, request: Request, pk: str) -> Response:
-        game = self._game(pk, GameAction.MANAGE)
+        game = self._game(pk, GameAction.READ)
         incoming = AddMinutesSerializer(data=request.data)
         incoming.is_valid(raise_exception=True)
-        services.clock_add_minutes(game_id=game.id, minutes=incoming.validated_data["minutes"])
+        services.clock_add_minutes_by(
+            actor=Actor.of(request.user), game=game, minutes=incoming.validated_data["minutes"]
+        )
         return self._detail(game.id)
 
     @extend_schema(responses={200: GameChangeSerializer(many=True), **ERRORS})

@@ -6,6 +6,7 @@ from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext
@@ -80,7 +81,7 @@ def _new_game_row(
     seats: Mapping[Seat, Player] | None = None,
     from_paper: bool = False,
     start_clock: bool = True,
-    by: Any = None,
+    by: User | None = None,
 ) -> Game:
     """A checked, unsaved game row: the one place that says what a new game is."""
     if ns_team.id == ew_team.id:
@@ -125,7 +126,7 @@ def game_start(
     seats: Mapping[Seat, Player] | None = None,
     from_paper: bool = False,
     start_clock: bool = True,
-    by: Any = None,
+    by: User | None = None,
 ) -> Game:
     game = _new_game_row(
         club=club,
@@ -184,7 +185,7 @@ def games_start_many(
     rules: RuleSet,
     preset_name: str,
     start_clock: bool = True,
-    by: Any = None,
+    by: User | None = None,
 ) -> list[Game]:
     """Starts many games at once, each checked as ``game_start`` checks it (``pairs``: north-
     south team, east-west team, first dealer), written with one insert: a round of a large
@@ -206,7 +207,7 @@ def games_start_many(
 
 
 @transaction.atomic
-def game_call_time(*, game_id: int, at: datetime | None = None, by: Any = None) -> Game:
+def game_call_time(*, game_id: int, at: datetime | None = None, by: User | None = None) -> Game:
     """Calls time now (or at ``at``, never later than now). Calling it twice changes nothing."""
     game = lock_game(game_id)
     if game.time_called_at is not None or game.status == GameStatus.FINISHED:
@@ -250,7 +251,9 @@ def game_seat_player(*, game_id: int, seat: Seat, player: Player) -> Game:
 
 
 @transaction.atomic
-def game_forfeit(*, game_id: int, forfeited_by: Side, by: Any = None, reason: str = "") -> Game:
+def game_forfeit(
+    *, game_id: int, forfeited_by: Side, by: User | None = None, reason: str = ""
+) -> Game:
     game = lock_game(game_id)
     if game.status == GameStatus.FINISHED:
         raise InvalidInput("This game is already over; a forfeit cannot change its result.")
@@ -261,7 +264,7 @@ def game_forfeit(*, game_id: int, forfeited_by: Side, by: Any = None, reason: st
     return game
 
 
-def _drop_pending_hand(game: Game, *, by: Any) -> None:
+def _drop_pending_hand(game: Game, *, by: User | None) -> None:
     """A hand still waiting for confirmation can never count once the game is forfeited."""
     pending = Hand.with_pending.filter(game=game, status=HandStatus.PENDING).first()
     if pending is not None:

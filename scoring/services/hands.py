@@ -9,6 +9,7 @@ import uuid
 from dataclasses import dataclass
 from typing import Any
 
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
 
@@ -60,7 +61,7 @@ def hand_record(
     entry: HandEntry,
     client_id: uuid.UUID,
     number: int | None = None,
-    by: Any = None,
+    by: User | None = None,
     by_label: str = "",
     pending: bool = False,
     entered_by_seat: int | None = None,
@@ -121,14 +122,14 @@ def apply_hand_checked(state: Any, entry: HandEntry) -> Any:
 
 @transaction.atomic
 def hand_undo_last(
-    *, game_id: int, number: int | None = None, by: Any = None, by_label: str = ""
+    *, game_id: int, number: int | None = None, by: User | None = None, by_label: str = ""
 ) -> Game:
     """Removes the last hand (a pending one too). ``number`` guards against undoing a hand the
     client never saw."""
     return undo_last_hand(lock_game(game_id), number=number, by=by, by_label=by_label)
 
 
-def undo_last_hand(game: Game, *, number: int | None, by: Any, by_label: str) -> Game:
+def undo_last_hand(game: Game, *, number: int | None, by: User | None, by_label: str) -> Game:
     """``hand_undo_last`` on a game whose row the caller has locked."""
     last = Hand.with_pending.filter(game=game).order_by("-number").first()
     if last is None:
@@ -156,7 +157,7 @@ def hand_correct(
     game_id: int,
     number: int,
     entry: HandEntry,
-    by: Any = None,
+    by: User | None = None,
     reason: str = "",
     expected_version: int | None = None,
 ) -> Game:

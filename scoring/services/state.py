@@ -6,8 +6,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from datetime import datetime
 from functools import partial
-from typing import Any
 
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
@@ -132,7 +132,7 @@ def audit(
     game: Game,
     action: str,
     *,
-    by: Any = None,
+    by: User | None = None,
     by_label: str = "",
     hand_number: int | None = None,
     before: HandEntry | None = None,

@@ -13,8 +13,8 @@ from __future__ import annotations
 import dataclasses
 import uuid
 from collections.abc import Iterable
-from typing import Any
 
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext
@@ -55,7 +55,7 @@ def hand_enter(
     number: int | None = None,
     entered_by_seat: Seat | None = None,
     verify: bool = False,
-    by: Any = None,
+    by: User | None = None,
     by_label: str = "",
 ) -> Recorded:
     """Records a hand entered at the table: pending when ``verify`` (then the entering seat is
@@ -113,7 +113,7 @@ def _pending(game: Game, number: int) -> Hand:
 
 @transaction.atomic
 def hand_confirm(
-    *, game_id: int, number: int, seat: Seat, by: Any = None, by_label: str = ""
+    *, game_id: int, number: int, seat: Seat, by: User | None = None, by_label: str = ""
 ) -> Recorded:
     """A player of the other partnership confirms pending hand ``number``: it now counts. The
     rules judge it again against the game as it stands. Confirming a hand already confirmed
@@ -145,7 +145,7 @@ def hand_confirm(
 
 
 def drop_pending_hand(
-    game: Game, hand: Hand, *, by: Any = None, by_label: str = "", reason: str = ""
+    game: Game, hand: Hand, *, by: User | None = None, by_label: str = "", reason: str = ""
 ) -> None:
     """Deletes a pending hand; the game's history keeps what it said. The caller holds the
     game's row lock and saves the game."""
@@ -164,7 +164,7 @@ def drop_pending_hand(
 
 @transaction.atomic
 def hand_discard(
-    *, game_id: int, number: int, by: Any = None, by_label: str = "", reason: str = ""
+    *, game_id: int, number: int, by: User | None = None, by_label: str = "", reason: str = ""
 ) -> Game:
     """Drops pending hand ``number`` (the other partnership disagrees, or the scorekeeper
     made a mistake): nothing counted, the entry is kept in the history."""
@@ -182,7 +182,9 @@ def hand_discard(
 
 
 @transaction.atomic
-def game_acknowledge(*, game_id: int, team: Side, by: Any = None, by_label: str = "") -> bool:
+def game_acknowledge(
+    *, game_id: int, team: Side, by: User | None = None, by_label: str = ""
+) -> bool:
     """A partnership acknowledges the result of a finished game at the table (the signature
     on a paper score sheet). Kept in the game's history; twice is once. True if new."""
     game = lock_game(game_id)

@@ -356,9 +356,10 @@ def test_the_add_page_asking_which_record_reads_a_fixed_number_of_queries(
     client.force_login(admin)
     url = reverse("clubs:member-add", args=[club.slug])
     # session, user, club, role, the admin's clubs (for the page's other records); the service,
-    # in a savepoint (2): the club's lock, the admin's clubs, the records, facts (memberships,
-    # former, host clubs, games); the page: other records (exists, select)
-    with django_assert_num_queries(17):
+    # in a savepoint (2): the actor's role (the service decides it), the club's lock, the admin's
+    # clubs, the records, facts (memberships, former, host clubs, games); the page: other
+    # records (exists, select)
+    with django_assert_num_queries(18):
         answer = client.post(url, {"new-name": "Stan Melnyk", "new-role": "player"})
     assert answer.status_code == 409
     assert answer.content.decode().count('name="new-choice"') == size + 1

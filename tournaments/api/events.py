@@ -12,12 +12,14 @@ from rest_framework.negotiation import DefaultContentNegotiation
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from kaiser_club.actors import Actor
 from kaiser_club.errors import NotFound
 
 from .. import services
 from ..models import Event, GenerationJob, Season
 from ..permissions import EventAction, may_in_club
 from ..selectors import events_visible_to, season_for, seasons_visible_to
+from ..services import actions
 from ..standings import event_player_standings, event_standings, season_leaderboard
 from .base import ERRORS, EventView
 from .serializers import (
@@ -96,9 +98,8 @@ class EventViewSet(
         incoming.is_valid(raise_exception=True)
         data = dict(incoming.validated_data)
         club = data.pop("club")
-        if not may_in_club(user=request.user, action=EventAction.MANAGE, club_id=club.id):
-            raise PermissionDenied(f"Only organisers of {club} can create its events.")
-        event = services.event_create(
+        event = actions.event_create_by(
+            actor=Actor.of(request.user),
             club=club,
             name=data.pop("name"),
             date=data.pop("date"),
@@ -106,7 +107,6 @@ class EventViewSet(
             format=data.pop("format", "swiss"),
             preset_name=data.pop("preset", "") or None,
             rule_changes=data.pop("rule_changes", None),
-            by=request.user,
             **data,
         )
         return Response(EventSerializer(event).data, status=status.HTTP_201_CREATED)
@@ -151,7 +151,7 @@ class GenerateView(EventView):
     )
     def post(self, request: Request, pk: int) -> Response:
         event = self.event(request, pk)
-        job = services.generation_request(event=event, by=request.user)
+        job = actions.generation_request_by(actor=Actor.of(request.user), event=event)
         job.refresh_from_db()
         return Response(JobSerializer(job).data, status=status.HTTP_202_ACCEPTED)
 

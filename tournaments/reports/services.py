@@ -27,16 +27,19 @@ from pathlib import Path
 from typing import Any
 
 from django.conf import settings
+from django.contrib.auth.models import User
 from django.db import IntegrityError, connections, transaction
 from django.db.models import F, Q
 from django.utils import timezone
 from django.utils.text import slugify
 
-from kaiser_club.errors import Conflict, InvalidInput, KaiserError
+from kaiser_club.actors import Actor
+from kaiser_club.errors import Conflict, InvalidInput, KaiserError, NotAllowed
 from scoring.models import Game
 
 from ..choices import JobStatus
 from ..models import Event, Pairing, ReportJob, ReportKind, Round, Table
+from ..permissions import EventAction
 from ..services.results import lock_event
 from . import render
 
@@ -114,7 +117,7 @@ def report_request(
     round_: Round | None = None,
     game: Game | None = None,
     table: Table | None = None,
-    by: Any = None,
+    by: User | None = None,
     base_url: str = "",
     language: str = "",
 ) -> ReportJob:
@@ -172,7 +175,7 @@ def _first_job(*, event_id: int, kind: str, subject: str) -> ReportJob:
 
 
 @transaction.atomic
-def report_rerun(*, job: ReportJob, by: Any = None) -> ReportJob:
+def report_rerun(*, job: ReportJob, by: User | None = None) -> ReportJob:
     """Runs a failed job again (and sends a queued one again, in case its message was lost).
     If the same report has been asked for again since it failed, that job is the one: it is
     returned and this one stays failed, so one job at a time makes a report."""
@@ -451,3 +454,19 @@ def report_sweep(*, now: Any = None) -> dict[str, int]:
             break
         counts["resent"] += 1
     return counts
+
+
+def _may_print(actor: Actor, event: Event) -> None:
+    if not actor.has_role(club_id=event.club_id, at_least=EventAction.MANAGE.value):
+        raise NotAllowed(f"Your role in {event.club} does not allow this.")
+
+
+def report_request_by(*, actor: Actor, event: Event, **asked: Any) -> ReportJob:
+    """A PDF of an event its club's organisers run (staff anywhere)."""
+    _may_print(actor, event)
+    return report_request(event=event, by=actor.by, **asked)
+
+
+def report_rerun_by(*, actor: Actor, job: ReportJob) -> ReportJob:
+    _may_print(actor, job.event)
+    return report_rerun(job=job, by=actor.by)

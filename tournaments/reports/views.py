@@ -24,6 +24,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from kaiser_club.actors import Actor
 from kaiser_club.answers import show_error
 from kaiser_club.errors import KaiserError, NotAllowed, NotFound
 from scoring.models import Game
@@ -120,13 +121,13 @@ def _ask(request: HttpRequest, event: Event) -> None:
         kind = request.POST.get("kind", "")
         if kind == ReportKind.BLANK_SHEETS and game is not None:
             round_ = None  # one sheet for the game chosen, not the whole round
-        job = services.report_request(
+        job = services.report_request_by(
+            actor=Actor.of(request.user),
             event=event,
             kind=kind,
             round_=round_ if kind in (ReportKind.ROUND_TABLES, ReportKind.BLANK_SHEETS) else None,
             game=game if kind in (ReportKind.SCORE_SHEET, ReportKind.BLANK_SHEETS) else None,
             table=table if kind == ReportKind.TABLE_CARDS else None,
-            by=request.user,
             base_url=request.build_absolute_uri("/"),
             language=translation.get_language() or "",
         )
@@ -152,7 +153,7 @@ def jobs_partial(request: HttpRequest, event: Event) -> HttpResponse:
 def rerun(request: HttpRequest, event: Event, job_id: int) -> HttpResponse:
     try:
         job = selectors.job_of(event=event, job_id=job_id)
-        services.report_rerun(job=job, by=request.user)
+        services.report_rerun_by(actor=Actor.of(request.user), job=job)
     except NotFound as exc:
         raise Http404(exc.message) from None
     except KaiserError as exc:

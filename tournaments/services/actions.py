@@ -18,13 +18,14 @@ from django.db import transaction
 
 from kaiser_club.actors import Actor
 from kaiser_club.errors import InvalidInput, NotAllowed
+from kaiser_club.models import Club
 from kaiser_club.people import NEW
 from scoring.models import Game
 from scoring.rules import HandEntry
 
-from ..models import Entry, Event, Pairing, Round, Substitution
+from ..models import Entry, Event, GenerationJob, Pairing, Round, Substitution
 from ..permissions import EventAction
-from . import entries, results, rounds
+from . import entries, events, generation, results, rounds
 
 
 def _may_direct(actor: Actor, event: Event) -> None:
@@ -211,3 +212,19 @@ def pairing_correct_hand(
     return results.pairing_correct_hand(
         pairing=pairing, number=number, entry=entry, by=actor.by, reason=reason, rollback=rollback
     )
+
+
+# --- an event ---------------------------------------------------------------------------------
+
+
+def event_create_by(*, actor: Actor, club: Club, **fields: Any) -> Event:
+    """A new event of ``club``: its organisers may make one (staff anywhere)."""
+    if not actor.has_role(club_id=club.id, at_least=EventAction.MANAGE.value):
+        raise NotAllowed(f"Only organisers of {club} can create its events.")
+    return events.event_create(club=club, by=actor.by, **fields)
+
+
+def generation_request_by(*, actor: Actor, event: Event) -> GenerationJob:
+    """Queues the next round (or the bracket) of an event its club's organisers direct."""
+    _may_direct(actor, event)
+    return generation.generation_request(event=event, by=actor.by)

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any
 
+from django.contrib.auth.models import User
 from django.db.models import Q
 
 from scoring.choices import GameStatus
@@ -57,7 +57,12 @@ def waves(bracket: Bracket) -> dict[int, int]:
 
 
 def store_bracket(
-    *, event: Event, bracket: Bracket, entries: dict[int, Entry], first_round: int = 1, by: Any
+    *,
+    event: Event,
+    bracket: Bracket,
+    entries: dict[int, Entry],
+    first_round: int = 1,
+    by: User | None,
 ) -> list[Round]:
     """Rows for every match of ``bracket`` (rounds numbered from ``first_round``), with the
     games whose two teams are already known."""
@@ -234,7 +239,9 @@ def load_bracket(event: Event, *, lock: bool = False) -> LoadedBracket:
     return LoadedBracket(Bracket(matches=tuple(matches), seeds=()), rows)
 
 
-def carry_result(*, event: Event, loaded: LoadedBracket, row: Pairing, by: Any = None) -> None:
+def carry_result(
+    *, event: Event, loaded: LoadedBracket, row: Pairing, by: User | None = None
+) -> None:
     """Fills the slots the decided ``row`` feeds, cancels a reset that will not be played, and
     opens the games whose two teams are now known (a withdrawn team's game is forfeited)."""
     if row.advanced or row.match_number is None:
@@ -274,7 +281,7 @@ def open_games(
     *,
     event: Event,
     rows: Sequence[Pairing],
-    by: Any = None,
+    by: User | None = None,
     loaded: LoadedBracket | None = None,
     rules: RuleSet | None = None,
 ) -> None:

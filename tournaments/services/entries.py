@@ -11,6 +11,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from kaiser_club.errors import InvalidInput
+from kaiser_club.members.services import lock_club
 from kaiser_club.models import Club, Player
 from kaiser_club.people import Ambiguity, Choice, ChooseRecord, Pool, ambiguity
 from kaiser_club.text import clean_text
@@ -70,7 +71,10 @@ def player_entered(event: Event, player_ids: set[int], *, exclude: int | None = 
 
 def team_for(*, club: Club, player_one: Player, player_two: Player, name: str = "") -> Team:
     """The club's team of these two players (either order), or a new one. A name given is
-    the partnership's name from now on (each entry keeps the name it was entered under)."""
+    the partnership's name from now on (each entry keeps the name it was entered under).
+    The club's row is locked first: two events of the club entering the same pair at once
+    find one team, not two."""
+    lock_club(club.id)
     found = (
         Team.objects.filter(club=club)
         .filter(
@@ -171,7 +175,9 @@ def entry_register_player(
 def entry_update(
     *, entry: Entry, seed: int | None = None, rating: float | None = None, name: str = ""
 ) -> Entry:
-    """Changes an entry's seed, rating or name (seeds only before the first round)."""
+    """Changes an entry's seed, rating or name (seeds only before the first round). The event
+    is locked first, as for every entry, so two entries cannot take one seed at once."""
+    lock_event(entry.event_id)
     entry = Entry.objects.select_for_update().get(id=entry.id)
     if seed != entry.seed:
         if Round.objects.filter(event_id=entry.event_id).exists():

@@ -6,6 +6,7 @@ import datetime as dt
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from django.contrib.auth.models import User
 from django.db import transaction
 
 from kaiser_club.errors import InvalidInput
@@ -121,7 +122,7 @@ def event_create(
     format: str = Format.SWISS,
     preset_name: str | None = None,
     rule_changes: Mapping[str, Any] | None = None,
-    by: Any = None,
+    by: User | None = None,
     **settings: Any,
 ) -> Event:
     """An event whose rule set is copied from a preset: ``tournament`` for a tournament, the

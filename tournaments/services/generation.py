@@ -13,6 +13,7 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
+from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.utils import timezone
@@ -45,7 +46,7 @@ TEAM_PLAYERS = ("team__player_one", "team__player_two")
 
 
 @transaction.atomic
-def generation_request(*, event: Event, by: Any = None) -> GenerationJob:
+def generation_request(*, event: Event, by: User | None = None) -> GenerationJob:
     """Queues the generation of the event's next round (or its bracket, or a new draw of a
     round that has not started). The task runs once this transaction commits. One at a time:
     while a job is queued or running a second request is refused, naming it (the event's
@@ -115,7 +116,7 @@ def generation_run(*, job_id: int) -> GenerationJob:
 # --- what gets generated --------------------------------------------------------------------
 
 
-def generate(*, event: Event, by: Any = None) -> tuple[str, int]:
+def generate(*, event: Event, by: User | None = None) -> tuple[str, int]:
     """Generates the next step of the event; returns a sentence for the organiser and the
     number of the (first) round made. Caller holds the event lock."""
     fmt = event.format_enum
@@ -224,7 +225,7 @@ def store_round(
     number: int,
     plan: Plan,
     entries: dict[int, Entry],
-    by: Any = None,
+    by: User | None = None,
     label: str = "",
     pool_of: dict[int, int] | None = None,
 ) -> Round:
@@ -275,7 +276,7 @@ def store_round(
 # --- formats --------------------------------------------------------------------------------
 
 
-def _bracket(event: Event, rounds: list[Round], by: Any) -> tuple[str, int]:
+def _bracket(event: Event, rounds: list[Round], by: User | None) -> tuple[str, int]:
     if any(r.started for r in rounds):
         raise InvalidInput(
             "The bracket is under way: it advances by itself as games end. It can only be "
@@ -415,7 +416,7 @@ def _pool_stage_over(event: Event, rounds: Sequence[Round]) -> bool:
     return rounds[-1].number >= stage_rounds and rounds[-1].started
 
 
-def _knockout(event: Event, rounds: list[Round], by: Any) -> tuple[str, int]:
+def _knockout(event: Event, rounds: list[Round], by: User | None) -> tuple[str, int]:
     knockout = [r for r in rounds if r.pairings.filter(match_number__isnull=False).exists()]
     if any(r.started for r in knockout):
         raise InvalidInput("The knockout is under way: it advances by itself as games end.")
@@ -491,7 +492,7 @@ def _history(
     ]
 
 
-def _progressive(event: Event, number: int, by: Any) -> tuple[str, int]:
+def _progressive(event: Event, number: int, by: User | None) -> tuple[str, int]:
     """A round of new partnerships among the players entered; each partnership is a scoring
     Team of the club (found again if those two have played together before)."""
     if not event.rounds:

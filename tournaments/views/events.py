@@ -10,6 +10,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 from django_htmx.http import HttpResponseClientRefresh
 
+from kaiser_club.actors import Actor
 from kaiser_club.models import Club
 from kaiser_club.roles import Role
 from kaiser_club.selectors import club_ids_with_role
@@ -19,6 +20,7 @@ from ..forms import EventForm, EventSettingsForm, RulesForm
 from ..models import Event, GenerationJob, Season
 from ..permissions import EventAction, may_on_event
 from ..selectors import bracket_of, entries_of, events_visible_to, latest_job, rounds_of
+from ..services import actions
 from ..standings import event_player_standings, event_standings
 from .common import attempt, back, event_page
 
@@ -51,14 +53,14 @@ def event_create(request: HttpRequest) -> HttpResponse:
         club = next(c for c in clubs if c.id == form.cleaned_data["club"])
         event = attempt(
             request,
-            lambda: services.event_create(
+            lambda: actions.event_create_by(
+                actor=Actor.of(request.user),
                 club=club,
                 name=form.cleaned_data["name"],
                 date=form.cleaned_data["date"],
                 kind=form.cleaned_data["kind"],
                 format=form.cleaned_data["format"],
                 preset_name=form.cleaned_data["preset"] or None,
-                by=request.user,
                 **form.settings(),
             ),
         )
@@ -131,7 +133,9 @@ def event_settings(request: HttpRequest, event: Event) -> HttpResponse:
 @require_POST
 @event_page(EventAction.MANAGE)
 def event_generate(request: HttpRequest, event: Event) -> HttpResponse:
-    job = attempt(request, lambda: services.generation_request(event=event, by=request.user))
+    job = attempt(
+        request, lambda: actions.generation_request_by(actor=Actor.of(request.user), event=event)
+    )
     if request.htmx:  # type: ignore[attr-defined]
         return _job_panel(request, event, latest_job(event=event), refused=job is None)
     if isinstance(job, GenerationJob):
