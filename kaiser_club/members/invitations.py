@@ -34,6 +34,14 @@ class NewInvitation:
     token: str  # shown once; only its digest is stored
 
 
+def lock_membership(membership_id: int) -> Membership:
+    return (
+        Membership.objects.select_for_update(of=("self",))
+        .select_related("player")
+        .get(id=membership_id)
+    )
+
+
 def invitation_create_by(*, actor: Actor, membership: Membership) -> NewInvitation:
     require_club_admin(actor=actor, club=membership.club)
     return invitation_create(membership=membership, by=actor.by)
@@ -43,9 +51,7 @@ def invitation_create_by(*, actor: Actor, membership: Membership) -> NewInvitati
 def invitation_create(*, membership: Membership, by: User | None = None) -> NewInvitation:
     """A new link for the member; any open link for the same player in this club stops working
     (the membership's row is locked first: two links asked at once leave one open)."""
-    membership = (
-        Membership.objects.select_for_update().select_related("player").get(id=membership.id)
-    )
+    membership = lock_membership(membership.id)
     player = membership.player
     if player.user_id is not None:
         raise Conflict(f"{player.name} already signs in with an account; they need no invitation.")

@@ -119,6 +119,9 @@ def entry_register_team(
     club: Club | None = None,
 ) -> Entry:
     event = lock_event(event.id)
+    # Then the club's row: entries of the club's other events may name the same players (whose
+    # records a club adopts below) and the same pair (one team): one writer at a time.
+    lock_club(event.club_id)
     name = clean_text(name)
     if event.individual:
         raise InvalidInput("A progressive event takes single players, not teams.")
