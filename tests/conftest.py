@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 
 import pytest
 from hypothesis import HealthCheck, settings
@@ -68,3 +69,14 @@ def api_client():  # type: ignore[no-untyped-def]
     from rest_framework.test import APIClient
 
     return APIClient()
+
+
+@pytest.fixture(autouse=True)
+def _english_again() -> Iterator[None]:
+    """A page asked for in French leaves French active in the thread; the next test starts in
+    the default language, whatever ran before it."""
+    yield
+    from django.conf import settings as django_settings
+    from django.utils import translation
+
+    translation.activate(django_settings.LANGUAGE_CODE)

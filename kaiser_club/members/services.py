@@ -127,6 +127,9 @@ def member_add(
     if found.ambiguous:
         raise ChooseRecord([ambiguity("name", name, found.candidates, club=club)], emails=True)
     if found.player is None:
+        if email_taken_in_club(club=club, email=email):  # a new record: not a member's email
+            message = f"{email} is already the email of a member of {club.name}."
+            raise Conflict(message, field_errors={"email": [message]})
         player = Player.objects.create(name=name, email=email)
         return Membership.objects.create(club=club, player=player, role=role)
     player = found.player

@@ -141,6 +141,17 @@ def test_add_member_asks_about_a_name_that_exists_and_makes_a_second_only_when_t
     assert Membership.objects.filter(club=club, player__name="Stan Melnyk").count() == 2
 
 
+def test_a_new_record_may_not_take_the_email_of_another_member(club: Club, admin: Any) -> None:
+    services.member_add(club=club, name="Stan Melnyk", email="stan@x.org")
+    actor = Actor.of(admin)
+    for choice in (None, NEW):
+        with pytest.raises(Conflict, match=r"(?i)stan@x\.org is already the email of a member"):
+            services.member_add(
+                club=club, name="Stanley Melnyk", email="STAN@x.org", actor=actor, choice=choice
+            )
+    assert Player.objects.filter(email__iexact="stan@x.org").count() == 1
+
+
 def test_add_member_uses_the_record_with_the_email_given(club: Club, admin: Any) -> None:
     other = new_club(name="Regina")
     Membership.objects.create(
