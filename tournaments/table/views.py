@@ -262,6 +262,10 @@ def _board_context(request: HttpRequest, now: TableNow) -> dict[str, Any]:
         context["confirm_team"] = (
             team_name("ew" if entered in (0, 2) else "ns") if entered is not None else ""
         )
+        # Only the other partnership may confirm: its two seats (all four if no seat is known).
+        context["confirm_seats"] = [
+            s for s in context["seats"] if entered is None or s["seat"] % 2 != entered % 2
+        ]
     return context
 
 
