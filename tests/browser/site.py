@@ -50,9 +50,7 @@ def load() -> PageList:
     t = Event.objects.get(name=TOURNAMENT_NAME)
     night = Event.objects.get(name=NIGHT_NAME)
     finished = (
-        Pairing.objects.filter(event=t, round__number=1, game__isnull=False)
-        .order_by("id")
-        .first()
+        Pairing.objects.filter(event=t, round__number=1, game__isnull=False).order_by("id").first()
     )
     assert finished is not None and finished.game_id is not None
     entry = finished.home
