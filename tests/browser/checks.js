@@ -41,7 +41,20 @@
       fonts.get(font).add(ch);
     }
   }
-  // SVG text (the bracket) and the "after time" marks drawn by CSS content too.
+  // Marks drawn by CSS (the "after time" mark of a score sheet's row) too.
+  for (const el of document.body.querySelectorAll("*")) {
+    for (const pseudo of ["::before", "::after"]) {
+      const style = getComputedStyle(el, pseudo);
+      const content = style.content;
+      if (!content || content === "none" || content === "normal" || !content.startsWith('"')) continue;
+      const font = `${style.fontStyle} ${style.fontWeight} 32px ${style.fontFamily}`;
+      for (const ch of JSON.parse(content)) {
+        if (ch.charCodeAt(0) < 128 || /\s/.test(ch)) continue;
+        if (!fonts.has(font)) fonts.set(font, new Set());
+        fonts.get(font).add(ch);
+      }
+    }
+  }
   out.tofu = [];
   for (const [font, chars] of fonts) {
     const none = draw("\u{10FFFD}", font);
