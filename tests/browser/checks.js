@@ -95,7 +95,7 @@
   const range = document.createRange();
   while (words.nextNode() && out.broken.length < 5) {
     const node = words.currentNode, el = node.parentElement;
-    if (!el || el.closest("script,style,svg,[hidden],textarea,input,select")) continue;
+    if (!el || el.closest("script,style,svg,[hidden],textarea,input,select,.code-url")) continue; // an address is no word
     for (const m of node.textContent.matchAll(/[\p{L}\p{N}]{4,}/gu)) {
       range.setStart(node, m.index); range.setEnd(node, m.index + m[0].length);
       const tops = new Set([...range.getClientRects()].filter((r) => r.width > 0).map((r) => Math.round(r.top)));
