@@ -2,6 +2,7 @@
 
 from django.db import models
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 
 class SeatChoice(models.IntegerChoices):
@@ -49,6 +50,33 @@ class EndReasonChoice(models.TextChoices):
     STEAL_THE_FIVE = "steal_the_five", _("Stole the five")
     TIME = "time", _("Time")
     FORFEIT = "forfeit", _("Forfeit")
+
+
+def end_reason_text(reason: str) -> str:
+    """How a game ended, said for a person: the one wording of every surface (the table's end
+    screen, the public score sheet and bracket). ``reason`` is an ``EndReasonChoice`` value."""
+    texts = {
+        EndReasonChoice.TARGET: _("reached the target"),
+        EndReasonChoice.MINUS_LINE: _("the other partnership fell to the minus line"),
+        EndReasonChoice.KAISER_BID: _("the Kaiser bid"),
+        EndReasonChoice.STEAL_THE_FIVE: _("stole the five"),
+        EndReasonChoice.TIME: _("the higher score when time was up"),
+        EndReasonChoice.FORFEIT: _("forfeit"),
+    }
+    return str(texts.get(reason, reason))  # type: ignore[call-overload]
+
+
+def end_reason_short(reason: str) -> str:
+    """``end_reason_text`` in a word or two, where room is short (a bracket's box)."""
+    texts = {
+        EndReasonChoice.TARGET: pgettext_lazy("how a game ended", "target"),
+        EndReasonChoice.MINUS_LINE: pgettext_lazy("how a game ended", "minus line"),
+        EndReasonChoice.KAISER_BID: pgettext_lazy("how a game ended", "Kaiser bid"),
+        EndReasonChoice.STEAL_THE_FIVE: pgettext_lazy("how a game ended", "stole the five"),
+        EndReasonChoice.TIME: pgettext_lazy("how a game ended", "on time"),
+        EndReasonChoice.FORFEIT: pgettext_lazy("how a game ended", "forfeit"),
+    }
+    return str(texts.get(reason, reason))  # type: ignore[call-overload]
 
 
 class GameStatus(models.TextChoices):

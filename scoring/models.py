@@ -24,6 +24,7 @@ from .choices import (
     SeatChoice,
     SuitChoice,
     TeamChoice,
+    end_reason_text,
 )
 from .rules.ruleset import MAX_CARD_VALUE
 
@@ -125,6 +126,11 @@ class Game(models.Model):
         return self.started_at + timedelta(
             minutes=self.time_limit_minutes + self.added_minutes, seconds=self.paused_seconds
         )
+
+    @property
+    def end_text(self) -> str:
+        """How the game ended, in words ("reached the target", "forfeit"…); "" while played."""
+        return end_reason_text(self.end_reason) if self.end_reason else ""
 
     def seat_players(self) -> dict[int, Player]:
         return {0: self.north, 1: self.east, 2: self.south, 3: self.west}

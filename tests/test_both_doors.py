@@ -171,6 +171,41 @@ def finished_scene(kind: str) -> Callable[[], Scene]:
     return build
 
 
+def two_hands_scene() -> Scene:
+    """A tournament's game at table 1 with two hands entered by the organiser."""
+    scene = hand_scene(TOURNAMENT, OFF, STARTED)()
+    _enter(scene, scene.users["organiser"], 1)
+    _enter(scene, scene.users["organiser"], 2)
+    return scene
+
+
+def played_on_scene() -> Scene:
+    """Single elimination, four teams: T1 won W1-1 (three 10 no-trump hands, 60–0) and T2
+    W1-2 the same way; the final W2-1 has one hand in (North–South, 20–0)."""
+    from django.test import TestCase
+
+    from tests.tournaments.helpers import generate, win_for
+    from tests.tournaments.helpers import make_event as make_bracket
+    from tournaments.models import Pairing
+
+    club = make_club(name="Regina Kaiser Club")
+    event = make_bracket(teams=4, format="single_elimination", club=club)
+    generate(event)
+    rows = {p.code: p for p in Pairing.objects.filter(event=event).select_related("home")}
+    for code in ("W1-1", "W1-2"):
+        win_for(rows[code], rows[code].home)
+    final = Pairing.objects.get(event=event, code="W2-1")
+    assert final.game_id is not None
+    with TestCase.captureOnCommitCallbacks(execute=True):
+        scoring.hand_record(
+            game_id=final.game_id, entry=winning_hand(Side.NS), client_id=uuid.uuid4()
+        )
+    first = Pairing.objects.select_related("game", "round", "table").get(id=rows["W1-1"].id)
+    assert first.game is not None
+    setup = Setup(event=event, table=first.table, round=first.round, pairing=first, game=first.game)  # type: ignore[arg-type]
+    return Scene(club=club, users=_users(club), table=setup, event=event)
+
+
 def _member_of(club: Club, name: str) -> Player:
     player = Player.objects.create(name=name, email=f"{name.split()[0].lower()}@example.org")
     Membership.objects.create(club=club, player=player, role=Role.PLAYER)
@@ -319,6 +354,22 @@ def _api_game(scene: Scene, client: Client, objects: dict[str, Any]) -> Any:
     return client.post("/api/games/", body, format="json")
 
 
+def _correction(scene: Scene, objects: dict[str, Any]) -> dict[str, Any]:
+    """The hand the case corrects it to (East bids 7 hearts and takes 5: set), and why."""
+    return {**_hand_entry(), "reason": objects.get("reason", "")}
+
+
+def _api_correct(scene: Scene, client: Client, objects: dict[str, Any]) -> Any:
+    body = _correction(scene, objects)
+    return client.put(f"/api/games/{scene.game.id}/hands/1/", body, format="json")
+
+
+def _page_correct(scene: Scene, client: Client, objects: dict[str, Any]) -> Any:
+    body = {"number": 1, **_correction(scene, objects)}
+    pairing = scene.setup.pairing
+    return client.post(f"/events/{pairing.event_id}/games/{pairing.id}/correct-hand/", body)
+
+
 DOORS = {
     door.name: door
     for door in (
@@ -332,6 +383,8 @@ DOORS = {
         Door("CSV import API", "api", _csv_api),
         Door("teams API", "api", _api_team),
         Door("games API, new game", "api", _api_game),
+        Door("games API correction", "api", _api_correct),
+        Door("game page correction", "page", _page_correct),
     )
 }
 
@@ -395,6 +448,13 @@ def _entered(records: str) -> Callable[[Scene, dict[str, Any]], None]:
     return check
 
 
+def _corrected(scene: Scene, objects: dict[str, Any]) -> None:
+    hand = Hand.objects.get(game_id=scene.game.id, number=1)
+    assert (hand.bidder, hand.bid, hand.trump, hand.bidding_team_tricks) == (1, 7, "hearts", 5)
+    change = scene.game.changes.filter(action="correct").get()
+    assert (change.hand_number, change.reason) == (1, objects["reason"])
+
+
 COUNTED = Allowed("the hand counts at once", _counted)
 PENDING = Allowed("the hand waits for the other partnership", _pending)
 
@@ -416,6 +476,12 @@ class Case:
 HANDS = ("games API", "table page")
 UNDO = ("games API undo", "table page undo")
 ENTRIES = ("entries API", "add-entry page", "CSV import page", "CSV import API")
+CORRECT = ("games API correction", "game page correction")
+PLAYED_ON = (
+    "Game W1-1 cannot change its winner: the teams have already played on in W2-1 at table 1 (in "
+    "progress, 20–0 after 1 hands). Roll that game back first, after checking what it undoes, "
+    "then change the result."
+)
 BY_NAME = ("add-entry page", "CSV import page", "CSV import API")
 
 
@@ -561,6 +627,31 @@ CASES: list[Case] = [
         ENTRIES,
         Allowed("the records, now visitors of club A", _entered("adopted")),
     ),
+    # --- The organiser corrects a past hand (issue 15: the game page, as the API) ---
+    Case(
+        "an organiser corrects hand 1",
+        "organiser",
+        {"reason": "East took 5 tricks, not 6"},
+        two_hands_scene,
+        CORRECT,
+        Allowed("hand 1 as corrected, the reason in the game's history", _corrected),
+    ),
+    Case(
+        "a correction with no reason",
+        "organiser",
+        {"reason": ""},
+        two_hands_scene,
+        CORRECT,
+        Refused(400, "Say why the hand is corrected: the reason is kept in its history."),
+    ),
+    Case(
+        "a correction that changes a winner who played on",
+        "organiser",
+        {"reason": "the sheet was misread"},
+        played_on_scene,
+        CORRECT,
+        Refused(409, PLAYED_ON),
+    ),
     # --- Teams and games ---
     Case(
         "a partnership of club B's members",
@@ -630,7 +721,9 @@ def test_each_door_gives_the_cases_outcome(case: Case, door: Door) -> None:
     if isinstance(case.expect, Refused):
         sentence = case.expect.sentence.format_map(scene.text())
         if door.kind == "page":  # the form again, or back with the sentence as a message
-            assert answer.status_code in (200, 302, 400), f"{where}: {answer.status_code}"
+            # The form again (400, or the refusal's own status), or back with a message.
+            allowed = (200, 302, 400, case.expect.status)
+            assert answer.status_code in allowed, f"{where}: {answer.status_code}"
             shown = (
                 sentence in error_messages(answer) or escape(sentence) in answer.content.decode()
             )

@@ -451,10 +451,11 @@
       if (f) f.parentNode.insertBefore(panel, f);
       else boardEl.appendChild(panel);
     }
+    var entered = op.body.entered_by_seat;
+    // Only the two seats of the other partnership may confirm (as the server's panel shows).
     var seats = $all(".seat", boardEl).map(function (seat) {
       return { seat: Number(seat.dataset.seat), name: $(".seat-name", seat).textContent, player: $(".player", seat).textContent };
-    });
-    var entered = op.body.entered_by_seat;
+    }).filter(function (s) { return s.seat % 2 !== entered % 2; });
     var team = entered % 2 === 0 ? "ew" : "ns";
     panel.dataset.number = op.number;
     panel.dataset.client = op.body.client_id;
@@ -463,7 +464,7 @@
       "<h2>" + escapeHtml(fill(text.pending_title, { number: op.number })) + "</h2>" +
       '<p class="summary"><strong>' + escapeHtml(summary(op.body.entry)) + "</strong></p>" +
       "<p>" + escapeHtml(fill(text.pending_help, { team: text[team] })) + "</p>" +
-      '<div class="picks four">' + seats.map(function (s) {
+      '<div class="picks two">' + seats.map(function (s) {
         return '<button type="button" class="pick-button team-' + (s.seat % 2 === 0 ? "ns" : "ew") +
           '" data-action="confirm" data-seat="' + s.seat + '">' + escapeHtml(s.name) +
           "<small>" + escapeHtml(s.player) + "</small></button>";

@@ -142,12 +142,10 @@ def test_verification_by_the_other_partnership(tablet: Any) -> None:
     assert (game.hand_count, game.ew_score) == (0, 0)
     expect(page.locator("#score-ew")).to_have_text("0")
 
-    # South is North's partner: refused, and the hand still waits.
-    keeper.tap("#pending [data-action=confirm][data-seat='2']")
-    expect(page.locator("#notice")).to_contain_text(
-        "South is a partner of the player who entered this hand: a player of East–West confirms it."
-    )
-    keeper.settled()
+    # Only East and West are offered: South is North's partner (issue 15, item 8).
+    seats = page.locator("#pending [data-action=confirm]")
+    expect(seats).to_have_count(2)
+    assert [seats.nth(i).get_attribute("data-seat") for i in range(2)] == ["1", "3"]
     assert Hand.with_pending.get(game=setup.game).status == "pending"
 
     # East confirms: the hand counts.
@@ -557,10 +555,9 @@ def test_verification_offline_on_the_same_device(tablet: Any, network: HallNetwo
     expect(local).to_contain_text("Hand 1: to be confirmed")
     expect(local).to_contain_text("A player of North–South checks the hand")
     expect(page.locator("#entry")).to_be_hidden()
-    keeper.tap("#local-pending [data-action=confirm][data-seat='3']")  # West: East's partner
-    expect(page.locator("#notice")).to_contain_text(
-        "West is a partner of the player who entered this hand"
-    )
+    # West is East's partner: only North and South are offered.
+    expect(local.locator("[data-action=confirm]")).to_have_count(2)
+    expect(local.locator("[data-action=confirm][data-seat='3']")).to_have_count(0)
     keeper.tap("#local-pending [data-action=confirm][data-seat='2']")  # South confirms
     expect(local).to_have_count(0)
     expect(page.locator("#hand-number")).to_have_text("2")

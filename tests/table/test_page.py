@@ -256,6 +256,32 @@ def test_a_finished_game_no_one_agreed_to_is_left_once_the_next_one_begins() -> 
     assert table_now(table=first.table).game == second.game
 
 
+def test_the_table_moves_to_its_next_game_when_the_round_starts_agreed_or_not() -> None:
+    """Issue 15: a hall forgets to tap "agree"; the end screen stays until the next game
+    starts, then the table shows that game."""
+    from tournaments.services.rounds import round_start
+
+    first = make_table()
+    second = add_table(first.event, table=first.table, round_number=2, started=False)
+    finish(first)
+    verification.game_acknowledge(game_id=first.game.id, team=Side.NS)  # one side only
+    now = table_now(table=first.table)
+    assert (now.game, now.finished, now.waiting) == (first.game, True, False)
+    assert "Game over" in page_text(opened(first), first)
+    round_start(round_=second.round)
+    assert table_now(table=first.table).game == second.game
+
+
+def test_a_game_with_no_clock_starts_with_its_round() -> None:
+    first = make_table()
+    second = add_table(first.event, table=first.table, round_number=2, started=False)
+    Game.objects.filter(id=second.game.id).update(time_limit_minutes=None)
+    finish(first)
+    assert table_now(table=first.table).game == first.game  # round 2 not started
+    Round.objects.filter(id=second.round.id).update(status="started")
+    assert table_now(table=first.table).game == second.game
+
+
 def test_after_the_last_game_the_table_waits() -> None:
     setup = make_table()
     finish(setup)
@@ -332,3 +358,20 @@ def test_recording_a_hand_costs_the_same_after_1_or_30_hands() -> None:
             assert post(client, setup.table.id, "hands", hand_body(setup.game)).status_code == 200
         counts.append(len(captured))
     assert counts[0] == counts[1], counts
+
+
+def test_the_confirm_step_offers_only_the_other_partnerships_two_seats() -> None:
+    import re
+
+    setup = make_table(verification=True)
+    verification.hand_enter(
+        game_id=setup.game.id,
+        entry=played(E, 7, 5, EW, NS),
+        client_id=uuid.uuid4(),
+        entered_by_seat=N,
+        verify=True,
+    )
+    text = page_text(opened(setup), setup)
+    pending = text[text.index('id="pending"') :]
+    pending = pending[: pending.index("</section>")]
+    assert re.findall(r'data-action="confirm" data-seat="(\d)"', pending) == ["1", "3"]

@@ -10,7 +10,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
 from kaiser_club.models import Player
-from scoring.choices import EndReasonChoice, GameStatus
+from scoring.choices import EndReasonChoice, GameStatus, end_reason_short, end_reason_text
 
 from ..choices import ResultKind, SlotSide
 from ..models import Entry, Pairing
@@ -69,6 +69,14 @@ class GameLine:
     state: str  # "waiting", "playing", "final", "bye", "forfeit", "adjusted"
     label: str  # the state, said
     live: bool
+    ended: str = ""  # how the game ended, said ("reached the target", "forfeit"), from scoring
+    ended_short: str = ""  # the same in a word or two, for the bracket's boxes
+
+    @property
+    def winner(self) -> Side | None:
+        if self.home.won:
+            return self.home
+        return self.away if self.away is not None and self.away.won else None
 
     @property
     def table(self) -> int | None:
@@ -114,8 +122,7 @@ def game_line(pairing: Pairing) -> GameLine:
         state, label = "adjusted", _("adjusted by the organiser")
     elif pairing.result == ResultKind.PLAYED:
         state = "final"
-        on_time = game is not None and game.end_reason == EndReasonChoice.TIME
-        label = _("won on time") if on_time else _("final")
+        label = _("final")  # how it ended (on time, say) is ``ended``
     elif live and game is not None:
         state = "playing"
         label = (
@@ -143,7 +150,19 @@ def game_line(pairing: Pairing) -> GameLine:
             away_score,
             pairing.winner_side == SlotSide.AWAY,
         )
-    return GameLine(pairing, home, away, state, label, live)
+    ended, ended_short = _how_it_ended(pairing)
+    return GameLine(pairing, home, away, state, label, live, ended, ended_short)
+
+
+def _how_it_ended(pairing: Pairing) -> tuple[str, str]:
+    """How a decided game ended, read from the game (scoring says it: ``Game.end_text``); a
+    forfeit recorded by the organiser, with or without a game, is a forfeit."""
+    if pairing.result == ResultKind.FORFEIT:
+        return end_reason_text(EndReasonChoice.FORFEIT), end_reason_short(EndReasonChoice.FORFEIT)
+    game = pairing.game
+    if pairing.result != ResultKind.PLAYED or game is None or not game.end_reason:
+        return "", ""
+    return game.end_text, end_reason_short(game.end_reason)
 
 
 @dataclass

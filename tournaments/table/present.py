@@ -9,7 +9,7 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
-from scoring.choices import GameStatus
+from scoring.choices import GameStatus, end_reason_text
 from scoring.convert import game_rules
 from scoring.models import Game, Hand
 from scoring.rules import GameState, HandResult, KaiserBid, MisdealRedeal, NoTrump, RuleSet, Seat
@@ -46,16 +46,6 @@ def suit_names() -> dict[str, str]:
     }
 
 
-def end_reason_text(reason: str) -> str:
-    texts = {
-        "target": _("reached the target"),
-        "minus_line": _("the other partnership fell to the minus line"),
-        "kaiser_bid": _("the Kaiser bid"),
-        "steal_the_five": _("stole the five"),
-        "time": _("the higher score when time was up"),
-        "forfeit": _("forfeit"),
-    }
-    return texts.get(reason, reason)
 
 
 def contract_label(bid: int | None, contract: str, trump: str) -> str:

@@ -2,8 +2,9 @@
 
 The current game of a table is the first of its games, in round order, that is still being
 played or whose result the two partnerships have not both acknowledged, unless a later game
-at the table has already begun (then the earlier one is left behind). When every game is
-done, the table waits for its next game and shows the last one.
+at the table has started (then the earlier one is left behind, agreed to or not: a hall
+forgets to tap "agree"). Until then the end-of-game screen stays. When every game is done,
+the table waits for its next game and shows the last one.
 
 A page costs a fixed number of queries whatever the number of rounds or hands.
 """
@@ -80,8 +81,18 @@ class TableNow:
         return self.hands[-1] if self.hands else None
 
 
-def _begun(game: Game) -> bool:
-    return game.hand_count > 0 or game.started_at is not None
+def _started(pairing: Pairing) -> bool:
+    """Whether a game has started: a hand is in, its clock runs, or (a game with no clock,
+    which has no start of its own) its round has started and it is not held back as late."""
+    game = pairing.game
+    assert game is not None
+    if game.hand_count > 0 or game.started_at is not None:
+        return True
+    return (
+        game.time_limit_minutes is None
+        and pairing.round.status != RoundStatus.READY
+        and not pairing.played_late
+    )
 
 
 def choose_current(
@@ -95,7 +106,7 @@ def choose_current(
         if game.status == GameStatus.IN_PROGRESS:
             return pairing, False
         done = acknowledged.get(game.id, set()) >= {"ns", "ew"}
-        superseded = any(_begun(later.game) for later in games[index + 1 :] if later.game)
+        superseded = any(_started(later) for later in games[index + 1 :])
         if not done and not superseded:
             return pairing, False
     return (games[-1] if games else None), True

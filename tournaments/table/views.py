@@ -24,6 +24,7 @@ from kaiser_club.answers import error_json
 from kaiser_club.errors import Conflict, KaiserError, NotAllowed
 from kaiser_club.roles import Role
 from kaiser_club.selectors import club_ids_with_role, role_in_club
+from scoring.choices import end_reason_text
 from scoring.convert import game_rules
 from scoring.errors import ClientIdReused, StaleGame
 from scoring.models import Game, Hand
@@ -44,7 +45,6 @@ from .access import (
     writer_label,
 )
 from .present import (
-    end_reason_text,
     entry_json,
     form_choices,
     hand_row,
@@ -262,6 +262,10 @@ def _board_context(request: HttpRequest, now: TableNow) -> dict[str, Any]:
         context["confirm_team"] = (
             team_name("ew" if entered in (0, 2) else "ns") if entered is not None else ""
         )
+        # Only the other partnership may confirm: its two seats (all four if no seat is known).
+        context["confirm_seats"] = [
+            s for s in context["seats"] if entered is None or s["seat"] % 2 != entered % 2
+        ]
     return context
 
 

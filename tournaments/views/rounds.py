@@ -12,9 +12,15 @@ from typing import Any
 from django import forms
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
 
 from kaiser_club.actors import Actor
+from kaiser_club.answers import show_error
+from kaiser_club.errors import KaiserError
+from scoring import services as scoring_services
+from scoring.forms import HandCorrectionForm
+from scoring.models import Hand
 
 from .. import services
 from ..forms import (
@@ -29,7 +35,8 @@ from ..forms import (
 from ..models import Event, Pairing, Round
 from ..permissions import EventAction, may_on_event
 from ..selectors import pairing_in, pairings_of, round_in, still_playing
-from ..services import actions
+from ..services import actions, corrections
+from ..table.present import hand_row
 from .common import act, back, event_page
 
 # --- a round ----------------------------------------------------------------------------------
@@ -203,6 +210,7 @@ def _pairing_page(
         "undone": services.rollback_preview(pairing=pairing)
         if pairing.match_number and "rollback" in request.GET
         else None,
+        **_correction_context(request, pairing),
         **bound,
     }
     return render(request, "tournaments/pairing_detail.html", context, status=status)
@@ -214,6 +222,69 @@ def pairing_detail(request: HttpRequest, event: Event, pairing_id: int) -> HttpR
 
 
 PairingAction = Callable[[HttpRequest, Event, Pairing], HttpResponse]
+
+
+# --- correcting one hand (issue 15): the API's parsing, the API's service ----------------------
+
+
+def _correction_context(request: HttpRequest, pairing: Pairing) -> dict[str, Any]:
+    """The game's hands, each with a link to correct it; the form of the hand ``?hand=n``."""
+    game = pairing.game
+    if game is None:
+        return {"hands": []}
+    hands = list(Hand.objects.filter(game_id=game.id).order_by("number"))
+    context: dict[str, Any] = {"hands": hands, "hand_rows": [hand_row(h) for h in hands]}
+    wanted = request.GET.get("hand", "")
+    chosen = next((h for h in hands if str(h.number) == wanted), None)
+    if chosen is not None:
+        context["correct_form"] = HandCorrectionForm.for_hand(chosen, version=game.version)
+    return context
+
+
+def _correct_hand(request: HttpRequest, event: Event, pairing: Pairing) -> HttpResponse:
+    """Previews the correction ("preview" in the form) or makes it, with the games API's
+    service (``hand_fix``): the same refusals, the same history."""
+    form = HandCorrectionForm(request.POST)
+    if pairing.game is None:
+        raise Http404("This game has no hands.")
+    game = pairing.game
+    actor = Actor.of(request.user)
+
+    def page(status: int, **more: Any) -> HttpResponse:
+        return _pairing_page(request, event, pairing, status=status, correct_form=form, **more)
+
+    if "preview" in request.POST:
+        if not form.is_valid():
+            return page(400)
+        data = form.cleaned_data
+        try:
+            preview = corrections.hand_fix_preview(
+                actor=actor,
+                pairing=pairing,
+                number=data["number"],
+                entry=form.entry,
+                reason=data.get("reason", ""),
+                expected_version=data.get("version"),
+            )
+        except KaiserError as exc:
+            show_error(request, exc, form=form)
+            return page(exc.status)
+        return page(200, correction=preview)
+    return act(
+        request,
+        lambda data: scoring_services.hand_fix(
+            actor=actor,
+            game=game,
+            number=data["number"],
+            entry=form.entry,
+            reason=data.get("reason", ""),
+            expected_version=data.get("version"),
+        ),
+        done=lambda _: gettext("Hand %(n)s corrected.") % {"n": form.cleaned_data["number"]},
+        back_to=back(event, "tournaments:pairing", pairing_id=pairing.id),
+        form=form,
+        again=page,
+    )
 
 
 def _pairing_act(
@@ -351,6 +422,7 @@ PAIRING_ACTIONS: dict[str, PairingAction] = {
     "resume": _clock("resume"),
     "add": _clock_add,
     "rollback": _rollback,
+    "correct-hand": _correct_hand,
 }
 
 

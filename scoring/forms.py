@@ -1,0 +1,98 @@
+"""The organiser's correction of a past hand, as a page form.
+
+The form shows the hand's fields as choices in the reader's language; the values are read by
+the games API's own serializer (``HandCorrectSerializer``), so the page and
+``PUT /api/games/<id>/hands/<n>/`` parse a correction the same way and hand the same
+``HandEntry`` to the same service (``scoring.services.hand_fix``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from .api.serializers import HAND_NUMBER_MAX, HandCorrectSerializer
+from .choices import (
+    ContractChoice,
+    HandKindChoice,
+    MisdealReasonChoice,
+    SeatChoice,
+    SuitChoice,
+    TeamChoice,
+)
+from .convert import entry_fields, hand_to_entry
+from .models import Hand
+from .rules import HandEntry
+
+NONE = [("", "—")]
+
+
+def _choices(options: Any) -> list[tuple[Any, Any]]:
+    return NONE + list(options.choices)
+
+
+class HandCorrectionForm(forms.Form):
+    number = forms.IntegerField(widget=forms.HiddenInput, min_value=1, max_value=HAND_NUMBER_MAX)
+    version = forms.IntegerField(widget=forms.HiddenInput, required=False, min_value=1)
+    # Not required where the API is not: it takes a played hand and a trump contract.
+    kind = forms.ChoiceField(label=_("Hand"), choices=HandKindChoice.choices, required=False)
+    bidder = forms.TypedChoiceField(
+        label=_("Bidder"), choices=_choices(SeatChoice), required=False, coerce=int
+    )
+    bid = forms.IntegerField(label=_("Bid"), required=False, min_value=0, max_value=99)
+    contract = forms.ChoiceField(
+        label=_("Contract"), choices=ContractChoice.choices, required=False
+    )
+    trump = forms.ChoiceField(label=_("Trump"), choices=_choices(SuitChoice), required=False)
+    forced = forms.BooleanField(label=_("Forced bid"), required=False)
+    bidding_team_tricks = forms.IntegerField(
+        label=_("Tricks taken by the bidding partnership"),
+        required=False,
+        min_value=0,
+        max_value=99,
+    )
+    five_hearts = forms.ChoiceField(
+        label=_("5♥ taken by"), choices=_choices(TeamChoice), required=False
+    )
+    three_spades = forms.ChoiceField(
+        label=_("3♠ taken by"), choices=_choices(TeamChoice), required=False
+    )
+    bidder_tricks = forms.IntegerField(
+        label=_("Tricks the Kaiser bidder took alone"), required=False, min_value=0, max_value=99
+    )
+    misdeal_reason = forms.ChoiceField(
+        label=_("Misdeal"), choices=_choices(MisdealReasonChoice), required=False
+    )
+    reason = forms.CharField(
+        label=_("Reason for the correction"),
+        max_length=300,
+        required=False,  # the service asks for it, in the same words as through the API
+        help_text=_("Kept in the game's history."),
+    )
+
+    entry: HandEntry
+
+    @classmethod
+    def for_hand(cls, hand: Hand, *, version: int) -> HandCorrectionForm:
+        """The form filled with what was entered for ``hand``."""
+        fields = entry_fields(hand_to_entry(hand))
+        fields.pop("completed_at", None)
+        return cls(initial={**fields, "number": hand.number, "version": version})
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean() or {}
+        if self.errors:
+            return cleaned
+        body = {
+            name: value
+            for name, value in cleaned.items()
+            if name not in ("number", "version") and value not in (None, "")
+        }
+        incoming = HandCorrectSerializer(data=body)  # the API's reading of the same fields
+        if not incoming.is_valid():
+            for name, problems in incoming.errors.items():
+                self.add_error(name if name in self.fields else None, [str(p) for p in problems])
+            return cleaned
+        self.entry = incoming.to_entry()
+        return cleaned

@@ -1,0 +1,103 @@
+"""The pages of a club's day, from the demo data (``manage.py load_demo``) and a double
+elimination event: the addresses every-page browser test visits and the screenshot script
+takes. Each entry: (a name, the address, whether it needs the organiser signed in)."""
+
+from __future__ import annotations
+
+from django.core.management import call_command
+
+PageList = list[tuple[str, str, bool]]
+
+
+def double_elimination() -> int:
+    """Eight teams, double elimination, drawn, one game won at the table and one forfeited."""
+    from django.test import TestCase
+
+    from kaiser_club.actors import Actor
+    from kaiser_club.models import Club
+    from tests.factories import member
+    from tests.tournaments.helpers import generate, make_event, win_for
+    from tournaments.models import Pairing
+    from tournaments.services import actions
+
+    club = Club.objects.get(slug="regina-kaiser")
+    event = make_event(teams=8, format="double_elimination", club=club)
+    generate(event)
+    rows = {p.code: p for p in Pairing.objects.filter(event=event).select_related("home")}
+    win_for(rows["W1-1"], rows["W1-1"].home)
+    with TestCase.captureOnCommitCallbacks(execute=True):
+        actions.pairing_forfeit(
+            actor=Actor.of(member(club, "organiser")),
+            pairing=rows["W1-2"],
+            forfeiting="home",
+        )
+    return event.id
+
+
+def load() -> PageList:
+    """Loads the demo and lists its pages."""
+    from django.test import TestCase
+
+    from kaiser_club.models import Club, Player
+    from scoring.models import Game
+    from tournaments.demo import NIGHT_NAME, TOURNAMENT_NAME
+    from tournaments.models import Event, Pairing, Season, Table
+
+    with TestCase.captureOnCommitCallbacks(execute=True):
+        call_command("load_demo", verbosity=0)
+    double = double_elimination()
+    club = Club.objects.get(slug="regina-kaiser")
+    t = Event.objects.get(name=TOURNAMENT_NAME)
+    night = Event.objects.get(name=NIGHT_NAME)
+    finished = (
+        Pairing.objects.filter(event=t, round__number=1, game__isnull=False).order_by("id").first()
+    )
+    assert finished is not None and finished.game_id is not None
+    entry = finished.home
+    assert entry is not None
+    table = Table.objects.filter(event=t).order_by("number").first()
+    assert table is not None
+    public_player = Player.objects.filter(memberships__club=club, is_public=True).first()
+    assert public_player is not None
+    season = Season.objects.filter(club=club).first()
+    assert season is not None
+    game = Game.objects.get(id=finished.game_id)
+    e, o = f"/events/{t.id}/", True
+    pages: PageList = [
+        ("home", "/", o),
+        ("events", "/events/", o),
+        ("event", e, o),
+        ("entries", f"{e}entries/", o),
+        ("tables", f"{e}tables/", o),
+        ("settings", f"{e}settings/", o),
+        ("round 1", f"{e}rounds/1/", o),
+        ("round 2", f"{e}rounds/2/", o),
+        ("game", f"{e}games/{finished.id}/", o),
+        ("game, correcting hand 1", f"{e}games/{finished.id}/?hand=1", o),
+        ("reports", f"/events/{t.id}/reports/", o),
+        ("new event", "/events/new/", o),
+        ("seasons", "/events/seasons/", o),
+        ("season", f"/events/seasons/{season.id}/", o),
+        ("club night", f"/events/{night.id}/", o),
+        ("club night round", f"/events/{night.id}/rounds/2/", o),
+        ("bracket (organiser)", f"/events/{double}/bracket/", o),
+        ("games", "/games/", o),
+        ("score sheet (organiser)", f"/games/{game.id}/", o),
+        ("clubs", "/clubs/", o),
+        ("club", f"/clubs/{club.slug}/", o),
+        ("player", f"/players/{public_player.id}/", o),
+        ("ratings", f"/players/ratings/{club.slug}/", o),
+        ("table", f"/t/{table.code}/", o),
+        ("public home", f"/e/{t.id}/", False),
+        ("public standings", f"/e/{t.id}/standings/", False),
+        ("public round", f"/e/{t.id}/rounds/1/", False),
+        ("public score sheet", f"/e/{t.id}/games/{finished.id}/", False),
+        ("public live", f"/e/{t.id}/live/", False),
+        ("public team", f"/e/{t.id}/teams/{entry.id}/", False),
+        ("public player", f"/e/{t.id}/players/{public_player.id}/", False),
+        ("public bracket", f"/e/{double}/bracket/", False),
+        ("public season", f"/e/seasons/{season.id}/", False),
+        ("projector", f"/e/{t.id}/projector/", False),
+        ("club night standings", f"/e/{night.id}/standings/", False),
+    ]
+    return pages
