@@ -46,8 +46,6 @@ def suit_names() -> dict[str, str]:
     }
 
 
-
-
 def contract_label(bid: int | None, contract: str, trump: str) -> str:
     if contract == "kaiser":
         return _("Kaiser")
