@@ -9,7 +9,7 @@ import ast
 import datetime as dt
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import pytest
 from django.test import Client
@@ -19,7 +19,7 @@ from kaiser_club.actors import Actor
 from kaiser_club.errors import NotAllowed
 from kaiser_club.members import invitations
 from kaiser_club.members import services as members
-from kaiser_club.models import Club, Invitation, Membership
+from kaiser_club.models import Club, Invitation, Membership, Player
 from kaiser_club.roles import Role
 from scoring import services as scoring
 from scoring.models import Game
@@ -35,6 +35,14 @@ from .tournaments.helpers import make_event
 ROOT = Path(__file__).resolve().parent.parent
 
 pytestmark = pytest.mark.django_db
+
+
+def _club() -> Club:
+    return cast(Club, ClubFactory())
+
+
+def _player() -> Player:
+    return cast(Player, PlayerFactory())
 
 
 def _game(club: Club) -> Game:
@@ -54,7 +62,7 @@ Call = Callable[[Actor, Any], Any]
 
 
 def _member_of(club: Club) -> Membership:
-    return Membership.objects.create(club=club, player=PlayerFactory(), role=Role.PLAYER)
+    return Membership.objects.create(club=club, player=_player(), role=Role.PLAYER)
 
 
 ACTIONS: list[tuple[str, Role, Make, Call]] = [
@@ -101,7 +109,7 @@ ACTIONS: list[tuple[str, Role, Make, Call]] = [
     (
         "add an existing record",
         Role.CLUB_ADMIN,
-        lambda club: (club, PlayerFactory()),
+        lambda club: (club, _player()),
         lambda a, made: members.member_add_existing_by(actor=a, club=made[0], player=made[1]),
     ),
     (
@@ -130,7 +138,7 @@ BELOW = {Role.ORGANISER: Role.SCOREKEEPER, Role.CLUB_ADMIN: Role.ORGANISER}
 def test_the_service_refuses_a_lower_role_and_writes_nothing(
     name: str, least: Role, make: Make, call: Call
 ) -> None:
-    club = ClubFactory()
+    club = _club()
     made = make(club)
     actor = _actor(club, BELOW[least])
     before = snapshot()
@@ -144,7 +152,7 @@ def test_the_service_refuses_a_lower_role_and_writes_nothing(
 def test_the_service_refuses_another_clubs_role(
     name: str, least: Role, make: Make, call: Call
 ) -> None:
-    club, other = ClubFactory(), ClubFactory()
+    club, other = _club(), _club()
     made = make(club)
     stranger = _actor(other, Role.CLUB_ADMIN)
     before = snapshot()
@@ -157,7 +165,7 @@ def test_the_service_refuses_another_clubs_role(
 def test_the_service_allows_the_role_it_needs(
     name: str, least: Role, make: Make, call: Call
 ) -> None:
-    club = ClubFactory()
+    club = _club()
     made = make(club)
     actor = _actor(club, least)
     before, links = snapshot(), Invitation.objects.count()
@@ -166,7 +174,7 @@ def test_the_service_allows_the_role_it_needs(
 
 
 def test_report_rerun_needs_an_organiser_of_the_events_club() -> None:
-    club = ClubFactory()
+    club = _club()
     event = make_event(teams=4, club=club)
     job = reports.report_request_by(
         actor=_actor(club, Role.ORGANISER), event=event, kind="standings"
@@ -178,7 +186,7 @@ def test_report_rerun_needs_an_organiser_of_the_events_club() -> None:
 
 
 def test_an_invitation_asked_twice_leaves_one_link_open() -> None:
-    club = ClubFactory()
+    club = _club()
     membership = _member_of(club)
     admin = _actor(club, Role.CLUB_ADMIN)
     invitations.invitation_create_by(actor=admin, membership=membership)
@@ -199,7 +207,7 @@ def _signed_in(user: Any, client_class: type[Client] = Client) -> Any:
 
 
 def test_changing_a_role_without_the_role_answers_alike_at_both_doors() -> None:
-    club = ClubFactory()
+    club = _club()
     target = _member_of(club)
     organiser = member(club, Role.ORGANISER)
     sentence = f"This needs the {Role.CLUB_ADMIN.label} role in {club.name}."
@@ -216,7 +224,7 @@ def test_changing_a_role_without_the_role_answers_alike_at_both_doors() -> None:
 
 
 def test_creating_an_event_without_the_role_answers_alike_at_both_doors() -> None:
-    club = ClubFactory()
+    club = _club()
     scorekeeper = member(club, Role.SCOREKEEPER)
     api = _signed_in(scorekeeper, APIClient).post(
         "/api/events/",
@@ -234,7 +242,7 @@ def test_creating_an_event_without_the_role_answers_alike_at_both_doors() -> Non
 
 
 def test_generation_without_the_role_answers_alike_at_both_doors() -> None:
-    club = ClubFactory()
+    club = _club()
     event = make_event(teams=4, club=club)
     scorekeeper = member(club, Role.SCOREKEEPER)
     api = _signed_in(scorekeeper, APIClient).post(f"/api/events/{event.id}/generate/")

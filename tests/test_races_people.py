@@ -13,14 +13,14 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable
 from types import ModuleType
-from typing import Any
+from typing import Any, cast
 
 import pytest
 from django.db import connection
 
 from kaiser_club.errors import InvalidInput
 from kaiser_club.members import invitations
-from kaiser_club.models import Invitation, Membership
+from kaiser_club.models import Club, Invitation, Membership, Player
 from kaiser_club.roles import Role
 from scoring.models import Team
 from tests.conftest import IN_CI
@@ -33,6 +33,14 @@ from tournaments.services import entries
 from .tournaments.helpers import make_event
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
+
+
+def _club() -> Club:
+    return cast(Club, ClubFactory())
+
+
+def _player() -> Player:
+    return cast(Player, PlayerFactory())
 
 
 @pytest.fixture(autouse=True)
@@ -63,8 +71,8 @@ def meet_before(monkeypatch: pytest.MonkeyPatch, module: ModuleType, name: str) 
 def test_the_same_pair_entered_in_two_events_at_once_is_one_team(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    club = ClubFactory()
-    one, two = PlayerFactory(), PlayerFactory()
+    club = _club()
+    one, two = _player(), _player()
     first, second = make_event(teams=0, club=club), make_event(teams=0, club=club)
     meet_before(monkeypatch, entries, "lock_club")
     outcomes = race(
@@ -79,7 +87,7 @@ def test_the_same_pair_entered_in_two_events_at_once_is_one_team(
 def test_one_seed_given_twice_at_once_stays_with_one_entry(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    event = make_event(teams=4, club=ClubFactory(), seeded=False)
+    event = make_event(teams=4, club=_club(), seeded=False)
     first, second = Entry.objects.filter(event=event).order_by("id")[:2]
     meet_before(monkeypatch, entries, "lock_event")
     outcomes = race(
@@ -95,8 +103,8 @@ def test_one_seed_given_twice_at_once_stays_with_one_entry(
 def test_two_invitation_links_asked_at_once_leave_one_open(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    club = ClubFactory()
-    membership = Membership.objects.create(club=club, player=PlayerFactory(), role=Role.PLAYER)
+    club = _club()
+    membership = Membership.objects.create(club=club, player=_player(), role=Role.PLAYER)
     meet_before(monkeypatch, invitations, "lock_membership")
     outcomes = race(
         lambda: invitations.invitation_create(membership=membership),

@@ -15,6 +15,7 @@ def double_elimination() -> int:
 
     from kaiser_club.actors import Actor
     from kaiser_club.models import Club
+    from kaiser_club.roles import Role
     from tests.factories import member
     from tests.tournaments.helpers import generate, make_event, win_for
     from tournaments.models import Pairing
@@ -27,7 +28,7 @@ def double_elimination() -> int:
     win_for(rows["W1-1"], rows["W1-1"].home)
     with TestCase.captureOnCommitCallbacks(execute=True):
         actions.pairing_forfeit(
-            actor=Actor.of(member(club, "organiser")),
+            actor=Actor.of(member(club, Role.ORGANISER)),
             pairing=rows["W1-2"],
             forfeiting="home",
         )

@@ -8,6 +8,7 @@ from __future__ import annotations
 import pytest
 from django.test import Client
 
+from kaiser_club.roles import Role
 from scoring.models import Game, GameChange, Hand
 from tests.factories import member
 from tests.tournaments.helpers import generate, make_event, win_for
@@ -36,7 +37,7 @@ def bracket():
     for code in ("W1-1", "W1-2"):
         win_for(rows[code], rows[code].home)
     client = Client()
-    client.force_login(member(event.club, "organiser"))
+    client.force_login(member(event.club, Role.ORGANISER))
     return event, Pairing.objects.get(id=rows["W1-1"].id), client
 
 

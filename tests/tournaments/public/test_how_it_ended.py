@@ -9,6 +9,7 @@ from django.core.cache import cache
 from django.test import TestCase
 
 from kaiser_club.actors import Actor
+from kaiser_club.roles import Role
 from tests.factories import member
 from tests.tournaments.helpers import generate, make_event, win_for
 from tournaments.models import Pairing
@@ -30,7 +31,7 @@ def bracket():
     played = Pairing.objects.select_related("home", "away").get(event=event, code="W1-1")
     forfeited = Pairing.objects.select_related("home", "away").get(event=event, code="W1-2")
     win_for(played, played.home)  # three 10 no-trump hands made: to the target
-    organiser = member(event.club, "organiser")
+    organiser = member(event.club, Role.ORGANISER)
     with TestCase.captureOnCommitCallbacks(execute=True):
         actions.pairing_forfeit(
             actor=Actor.of(organiser), pairing=forfeited, forfeiting="home", reason=""
