@@ -36,6 +36,18 @@ def public_event(event_id: int) -> Event | None:
     )
 
 
+PUBLIC_INDEX_LIMIT = 200
+
+
+def public_events() -> list[Event]:
+    """The events whose pages are public, newest first, with their club (one query)."""
+    return list(
+        Event.objects.filter(public_pages=True)
+        .select_related("club")
+        .order_by("-date", "-id")[:PUBLIC_INDEX_LIMIT]
+    )
+
+
 def public_season(season_id: int) -> Season | None:
     """A season whose leaderboard is public: one of its club nights has public pages."""
     return (

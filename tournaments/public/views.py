@@ -288,6 +288,12 @@ def round_tables(request: HttpRequest, event_id: int, number: int) -> HttpRespon
 
 
 @require_GET
+def index(request: HttpRequest) -> HttpResponse:
+    """Every event whose pages are public: how a player finds the standings without a link."""
+    return render(request, "public/index.html", {"events": selectors.public_events()})
+
+
+@require_GET
 def game_sheet(request: HttpRequest, event_id: int, pairing_id: int) -> HttpResponse:
     event = _event(event_id)
 
