@@ -21,6 +21,7 @@ from scoring.models import Hand
 from .. import selectors
 from ..choices import EventKind, ResultKind
 from ..models import Entry, Event, Pairing, Round, Season
+from ..naming import remember_rounds
 from ..standings.versions import with_versions
 
 PAIRING_RELATED = [*selectors.PAIRING_RELATED, "round"]
@@ -70,7 +71,7 @@ def season_events(season: Season) -> QuerySet[Event]:
 
 def rounds_of(event: Event) -> list[Round]:
     """Every round with its counts of games, games still playing, and byes (one query)."""
-    return list(
+    rounds = list(
         Round.objects.filter(event=event)
         .annotate(
             games=Count("pairings", filter=Q(pairings__game__isnull=False)),
@@ -86,6 +87,8 @@ def rounds_of(event: Event) -> list[Round]:
         )
         .order_by("number")
     )
+    remember_rounds(event, rounds)  # naming them needs no other query
+    return rounds
 
 
 def current_round(rounds: list[Round]) -> Round | None:
