@@ -9,7 +9,7 @@ from typing import Any
 
 from django import forms
 from django.template.loader import render_to_string
-from django.utils.safestring import mark_safe
+from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext_lazy as _
 
 from .choices import Tiebreak
@@ -29,13 +29,13 @@ class TiebreakOrderWidget(forms.Widget):
             Tiebreak.choices,
             key=lambda c: (int(places[c[0]]) if places.get(c[0], "").isdigit() else 99, c[0]),
         )
-        context["rows"] = [
+        context["widget"]["rows"] = [
             {"key": key, "label": label, "place": places.get(key, ""), "name": f"{name}_{key}"}
             for key, label in ordered
         ]
         return context
 
-    def render(self, name: str, value: Any, attrs: Any = None, renderer: Any = None) -> str:
+    def render(self, name: str, value: Any, attrs: Any = None, renderer: Any = None) -> SafeString:
         """Rendered by the project's templates (the form renderer only reads Django's own)."""
         context = self.get_context(name, value, attrs)
         return mark_safe(render_to_string(self.template_name, context))

@@ -71,7 +71,7 @@ def season_events(season: Season) -> QuerySet[Event]:
 
 def rounds_of(event: Event) -> list[Round]:
     """Every round with its counts of games, games still playing, and byes (one query)."""
-    rounds = list(
+    rounds: list[Round] = list(
         Round.objects.filter(event=event)
         .annotate(
             games=Count("pairings", filter=Q(pairings__game__isnull=False)),
