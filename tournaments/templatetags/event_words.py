@@ -9,6 +9,7 @@ from django import template
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from ..clock_words import clock_text
 from ..naming import game_name, round_name
 from ..pairing.pools import pool_name
 from ..rules_form import choice_label, preset_title
@@ -45,6 +46,11 @@ def job_round_title(job: Any, event: Any) -> str:
         "round": round_name(found, event),
         "n": games,
     }
+
+
+@register.simple_tag
+def game_clock(game: Any) -> str:
+    return clock_text(game)
 
 
 @register.filter

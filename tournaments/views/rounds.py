@@ -17,6 +17,7 @@ from django.views.decorators.http import require_POST
 from kaiser_club.actors import Actor
 
 from .. import services
+from ..clock_words import has_clock
 from ..forms import (
     AdjustForm,
     ByePointsForm,
@@ -47,6 +48,7 @@ def _round_page(
         "pairings": pairings,
         "playing": playing,
         "manage": may_on_event(user=request.user, action=EventAction.MANAGE, event=event),
+        "clocked": has_clock(event),
         "minutes_form": MinutesForm(initial={"minutes": 5}),
         "swap_tables_form": SwapForm(),
         "swap_teams_form": SwapForm(),
