@@ -12,8 +12,8 @@ from kaiser_club.roles import Role
 from scoring.templatetags.hand_words import hand_in_words
 from tests.factories import member
 from tests.tournaments.helpers import generate, make_event
-from tournaments.naming import game_name, round_name
 from tournaments.models import Pairing, Round
+from tournaments.naming import game_name, round_name
 
 pytestmark = pytest.mark.django_db
 
@@ -30,9 +30,7 @@ def _rules_data(form) -> dict[str, object]:
         if isinstance(value, bool):
             if value:
                 data[name] = "on"
-        elif isinstance(value, list):
-            data[name] = value
-        elif value is not None:
+        elif isinstance(value, list) or value is not None:
             data[name] = value
     return data
 
