@@ -54,6 +54,15 @@ def game_clock(game: Any) -> str:
 
 
 @register.filter
+def has_bye(rows: Any) -> bool:
+    """Whether a list of games (pairings, or the public pages' lines) holds a bye."""
+    return any(
+        row.is_bye if hasattr(row, "is_bye") else getattr(row, "away", "") is None
+        for row in rows or []
+    )
+
+
+@register.filter
 def tiebreaks_in_words(keys: Any) -> str:
     return tiebreak_words(list(keys or []))
 
