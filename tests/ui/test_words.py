@@ -171,3 +171,14 @@ def test_pools_games_say_their_pool(client):
     html = client.get(f"/events/{event.id}/rounds/1/").content.decode()
     assert "Pool A" in html and "Pool B" in html
     assert "Pool stage, round 1" in html
+
+
+def test_csv_row_errors_name_the_player_in_words_in_either_language(client):
+    event = make_event(teams=0, format="swiss")
+    organiser(client, event)
+    rows = "player_one,player_two\nAline,\n"
+    html = client.post(f"/events/{event.id}/entries/import/", {"csv": rows}).content.decode()
+    assert "No name for the second player." in html and "player two" not in html
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "fr"
+    html = client.post(f"/events/{event.id}/entries/import/", {"csv": rows}).content.decode()
+    assert "Aucun nom pour le second joueur." in html
