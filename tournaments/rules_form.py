@@ -16,6 +16,9 @@ from scoring.rules.ruleset import (
     StealTheFive,
 )
 from scoring.rules.types import MisdealReason
+from scoring.words import preset_title
+
+__all__ = ["RulesForm", "choice_label", "option_label", "preset_title"]
 
 LABELS: dict[str, Any] = {
     "min_bid": _("Minimum bid"),
@@ -73,21 +76,6 @@ CHOICES: dict[str, list[tuple[str, Any]]] = {
         (MisdealReason.ALL_PASS, _("Everyone passed")),
     ],
 }
-
-
-PRESET_TITLES: dict[str, Any] = {
-    "standard": _("Standard (pagat)"),
-    "club": _("Club sheet"),
-    "tournament": _("Tournament (club sheet)"),
-    "saskatchewan": _("Saskatchewan"),
-    "les_rois": _("Les Rois (Québec)"),
-    "joffre": _("Joffre (Québec)"),
-}
-
-
-def preset_title(name: str, title: str = "") -> Any:
-    """A preset's title in the user's language (the rules keep it in English)."""
-    return PRESET_TITLES.get(name, title or name)
 
 
 def option_label(key: str) -> Any:

@@ -109,3 +109,30 @@ def test_every_page_in_french_leaves_no_english(client, world):
     for url in public_pages(world):
         _check(client, url, world.names, problems)
     assert problems == [], "\n".join(problems)
+
+
+def test_every_report_in_french_leaves_no_english(world):
+    """The PDFs' HTML, rendered as the job runner renders it, in the asker's language."""
+    from tournaments.models import ReportJob, Round
+    from tournaments.reports.render import html_for
+
+    swiss, knockout = world.events["swiss"], world.events["knockout"]
+    first = Round.objects.get(event=swiss, number=1)
+    played = Pairing.objects.filter(event=swiss, game__isnull=False).order_by("id").first()
+    table = a_table(swiss)
+    jobs = [
+        (swiss, "standings", {}),
+        (knockout, "bracket", {}),
+        (swiss, "round_tables", {"round": first}),
+        (swiss, "score_sheet", {"game_id": played.game_id}),
+        (swiss, "blank_sheets", {"round": first}),
+        (swiss, "table_cards", {"table": table}),
+    ]
+    problems = []
+    for n, (event, kind, subject) in enumerate(jobs):
+        job = ReportJob(event=event, kind=kind, subject=f"test-{n}", language="fr", **subject)
+        job.base_url = "http://testserver/"
+        left = english_left(visible_text(html_for(job)), also_allowed=world.names)
+        if left:
+            problems.append(f"{kind}: {left[:8]}")
+    assert problems == [], "\n".join(problems)

@@ -23,6 +23,7 @@ from ..choices import Format, ResultKind, SlotSide, Tiebreak
 from ..models import Entry, Event, Pairing, ReportJob, Round, Table
 from ..naming import game_name, round_name
 from ..qr import qr_svg
+from ..rules_form import preset_title
 from ..selectors import PAIRING_RELATED
 from ..services.tables import display_code, table_path
 from ..standings import event_player_standings, event_standings
@@ -383,7 +384,7 @@ def score_sheet_data(*, event: Event, game_id: int) -> dict[str, Any]:
 def rules_summary(rules: RuleSet) -> list[str]:
     """The rule set in a few lines, for the foot of a paper score sheet."""
     lines = [
-        _("Rules: %(title)s.") % {"title": rules.title},
+        _("Rules: %(title)s.") % {"title": preset_title(rules.name, rules.title)},
         _("Game to %(target)s; bids %(low)s to %(high)s.")
         % {"target": rules.target, "low": rules.min_bid, "high": rules.max_bid},
     ]
