@@ -12,7 +12,7 @@ from kaiser_club.roles import Role
 from tests.factories import MembershipFactory, UserFactory
 from tests.tournaments.helpers import generate, win_for
 from tournaments import services
-from tournaments.models import Event, Pairing, Table
+from tournaments.models import Event, Pairing, Round, Table
 
 TEAM_NAMES = ["Les As", "Les Rois", "Les Valets", "Les Dames"]
 PLAYER_NAMES = [
@@ -88,6 +88,7 @@ def build() -> World:
     swiss = event("swiss", "Omnium de Hearst", "swiss", rounds=3)
     _teams(swiss, players)
     generate(swiss)
+    services.round_start(round_=Round.objects.get(event=swiss, number=1))  # tablets enter hands
     first = list(Pairing.objects.filter(event=swiss, away__isnull=False).order_by("id"))
     win_for(first[0], first[0].home)
 

@@ -182,3 +182,27 @@ def test_csv_row_errors_name_the_player_in_words_in_either_language(client):
     client.cookies[settings.LANGUAGE_COOKIE_NAME] = "fr"
     html = client.post(f"/events/{event.id}/entries/import/", {"csv": rows}).content.decode()
     assert "Aucun nom pour le second joueur." in html
+
+
+def test_the_game_page_says_which_side_took_the_cards_in_words(client):
+    event = make_event(teams=2, format="swiss", rounds=1)
+    generate(event)
+    pairing = Pairing.objects.get(event=event, away__isnull=False)
+    from tests.tournaments.helpers import win_for
+
+    game = win_for(pairing, pairing.home)
+    organiser(client, event)
+    html = client.get(f"/games/{game.id}/").content.decode()
+    assert "<td>N–S</td><td>N–S</td>" in html and ">NS<" not in html
+
+
+def test_the_table_page_says_who_is_entering_in_french(client):
+    from tournaments import services
+
+    event = make_event(teams=2, format="swiss", rounds=1, verification=True)
+    generate(event)
+    services.round_start(round_=Round.objects.get(event=event, number=1))
+    table = event.tables.order_by("number").first()
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "fr"
+    html = client.get(f"/t/{table.code}/", follow=True).content.decode()
+    assert "Saisie par :" in html and "Entre les donnes" not in html
