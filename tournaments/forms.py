@@ -191,9 +191,23 @@ class SwapForm(forms.Form):
     second = forms.IntegerField(min_value=1, max_value=LARGEST_ID)
 
 
+def side_choices(names: tuple[str, str] | None) -> list[tuple[str, Any]]:
+    """The two sides of a game by their names ("Les As (North–South)"), never Home/Away."""
+    if names is None:
+        return list(SlotSide.choices)
+    return [
+        (SlotSide.HOME.value, _("%(name)s (North–South)") % {"name": names[0]}),
+        (SlotSide.AWAY.value, _("%(name)s (East–West)") % {"name": names[1]}),
+    ]
+
+
 class ForfeitForm(forms.Form):
     forfeiting = forms.ChoiceField(choices=SlotSide.choices, label=_("Forfeiting"))
     reason = forms.CharField(max_length=300, required=False, label=_("Reason"))
+
+    def __init__(self, *args: Any, names: tuple[str, str] | None = None, **kw: Any) -> None:
+        super().__init__(*args, **kw)
+        self.fields["forfeiting"].choices = side_choices(names)  # type: ignore[attr-defined]
 
 
 class AdjustForm(forms.Form):
@@ -206,6 +220,13 @@ class AdjustForm(forms.Form):
     )
     reason = forms.CharField(max_length=300, label=_("Reason"))
     rollback = forms.BooleanField(required=False, label=_("Roll back the later games"))
+
+    def __init__(self, *args: Any, names: tuple[str, str] | None = None, **kw: Any) -> None:
+        super().__init__(*args, **kw)
+        self.fields["winner"].choices = side_choices(names)  # type: ignore[attr-defined]
+        if names is not None:
+            self.fields["home_points"].label = _("Points of %(name)s") % {"name": names[0]}
+            self.fields["away_points"].label = _("Points of %(name)s") % {"name": names[1]}
 
 
 class ByePointsForm(forms.Form):

@@ -184,6 +184,19 @@ def _seated(pairing: Pairing) -> list[Any]:
     return [game.north, game.east, game.south, game.west] if game else []
 
 
+def _names(pairing: Pairing) -> tuple[str, str]:
+    """The two sides by the names the page shows (a team, or a progressive pair)."""
+
+    def name(entry: Any, team: Any) -> str:
+        if entry is not None:
+            return str(entry.name)
+        if team is not None:
+            return f"{team.player_one.name} & {team.player_two.name}"
+        return "?"
+
+    return (name(pairing.home, pairing.home_team), name(pairing.away, pairing.away_team))
+
+
 def _pairing_page(
     request: HttpRequest, event: Event, pairing: Pairing, *, status: int = 200, **bound: Any
 ) -> HttpResponse:
@@ -192,9 +205,10 @@ def _pairing_page(
         "event": event,
         "pairing": pairing,
         "manage": may_on_event(user=request.user, action=EventAction.MANAGE, event=event),
-        "forfeit_form": ForfeitForm(),
+        "forfeit_form": ForfeitForm(names=_names(pairing)),
         "adjust_form": AdjustForm(
-            initial={"home_points": pairing.home_points, "away_points": pairing.away_points}
+            names=_names(pairing),
+            initial={"home_points": pairing.home_points, "away_points": pairing.away_points},
         ),
         "bye_form": ByePointsForm(
             initial={"points_for": pairing.home_points, "points_against": pairing.away_points}
@@ -245,7 +259,7 @@ def _pairing_act(
 
 
 def _forfeit(request: HttpRequest, event: Event, pairing: Pairing) -> HttpResponse:
-    form = ForfeitForm(request.POST)
+    form = ForfeitForm(request.POST, names=_names(pairing))
     return _pairing_act(
         request,
         event,
@@ -258,7 +272,7 @@ def _forfeit(request: HttpRequest, event: Event, pairing: Pairing) -> HttpRespon
 
 
 def _adjust(request: HttpRequest, event: Event, pairing: Pairing) -> HttpResponse:
-    form = AdjustForm(request.POST)
+    form = AdjustForm(request.POST, names=_names(pairing))
     return _pairing_act(
         request,
         event,
