@@ -90,12 +90,16 @@ def round_name(round_: Any, event: Any) -> str:
     return _("Round %(n)s") % {"n": round_.number}
 
 
-def game_name(pairing: Any, event: Any) -> str:
+def game_name(pairing: Any, event: Any, *, short: bool = False) -> str:
     """A game of a round as players name it: "Final", "Semi-final 2", "Third place",
-    "Losers' round 2, game 1", "Pool A"; empty when a round's games need no name."""
+    "Losers' round 2, game 1", "Pool A"; empty when a round's games need no name. ``short``:
+    where the bracket's section already says winners' or losers' ("Round 2, game 1")."""
     match = CODE.match(pairing.code or "")
     if match is not None:
         code, index = match.group(1), match.group(2)
+        double = event.format == Format.DOUBLE_ELIMINATION
+        if short and index is not None and double and code[0] in "WL":
+            return _("Round %(n)s, game %(i)s") % {"n": int(code[1:]), "i": index}
         name = _stage(event, code, plural=False)
         if index is None or name == _("Final"):
             return name

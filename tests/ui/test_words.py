@@ -217,3 +217,24 @@ def test_the_game_page_names_the_sides_not_home_and_away(client):
     assert f"{pairing.home.name} (North–South)" in html
     assert f"Points of {pairing.away.name}" in html
     assert "Home" not in html and "Away" not in html
+
+
+def test_the_public_bracket_names_its_matches(client):
+    event = make_event(teams=4, format="single_elimination")
+    generate(event)
+    html = client.get(f"/e/{event.id}/bracket/").content.decode()
+    assert "Semi-final 1" in html and "Final" in html and "W1-1" not in html
+
+
+def test_double_elimination_games_are_named_within_their_bracket():
+    event = make_event(teams=4, format="double_elimination")
+    generate(event)
+    with translation.override("en"):
+        names = {p.code: game_name(p, event) for p in Pairing.objects.filter(event=event)}
+        short = {
+            p.code: game_name(p, event, short=True) for p in Pairing.objects.filter(event=event)
+        }
+    assert names["W1-1"] == "Winners' round 1, game 1"
+    assert names["L1-1"] == "Losers' round 1, game 1"
+    assert names["GF"] == "Grand final"
+    assert short["W1-1"] == "Round 1, game 1"

@@ -26,6 +26,7 @@ from django.views.decorators.http import require_GET
 
 from ..choices import Tiebreak
 from ..models import Event
+from ..naming import remember_rounds
 from ..standings import event_tables, event_versions, season_table, season_version
 from ..standings.versions import Versions
 from . import selectors
@@ -262,7 +263,9 @@ def bracket(request: HttpRequest, event_id: int) -> HttpResponse:
     event = _event(event_id)
 
     def build(versions: Versions) -> dict[str, Any]:
-        return {"drawing": draw(selectors.bracket_rows(event))}
+        rows = selectors.bracket_rows(event)
+        remember_rounds(event, {p.round for p in rows if p.round_id})
+        return {"drawing": draw(rows, event)}
 
     return live_page(request, event, "public/_bracket.html", build)
 
