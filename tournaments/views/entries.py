@@ -111,7 +111,10 @@ def entry_import(request: HttpRequest, event: Event) -> HttpResponse:
     if form.cleaned_data.get("confirm") and preview.ok:
         result = attempt(request, lambda: services.entries_import(event=event, text=text))
         if result:
-            messages.success(request, f"{len(result.created)} entries imported.")
+            n = len(result.created)
+            messages.success(
+                request, ngettext("%(n)s entry imported.", "%(n)s entries imported.", n) % {"n": n}
+            )
             return back(event, "tournaments:entries")
     confirm = CsvForm(initial={"csv": text, "confirm": True})
     return _page(request, event, preview=preview, csv_form=confirm)
@@ -169,5 +172,9 @@ def entry_action(request: HttpRequest, event: Event, entry_id: int, action: str)
 def entries_check_in_all(request: HttpRequest, event: Event) -> HttpResponse:
     count = attempt(request, lambda: services.entry_check_in_all(event=event))
     if count is not None:
-        messages.success(request, f"{0 if count is True else count} entries checked in.")
+        n = 0 if count is True else int(count)
+        messages.success(
+            request,
+            ngettext("%(n)s entry checked in.", "%(n)s entries checked in.", n) % {"n": n},
+        )
     return back(event, "tournaments:entries")

@@ -47,7 +47,7 @@ def event_list(request: HttpRequest) -> HttpResponse:
 def event_create(request: HttpRequest) -> HttpResponse:
     clubs = _organiser_clubs(request)
     if not clubs:
-        messages.error(request, "Only a club's organisers can create its events.")
+        messages.error(request, _("Only a club's organisers can create its events."))
         return redirect("tournaments:events")
     seasons = Season.objects.filter(club__in=clubs)
     form = EventForm(request.POST or None, clubs=clubs, seasons=seasons)
@@ -122,7 +122,7 @@ def event_settings(request: HttpRequest, event: Event) -> HttpResponse:
             and attempt(
                 request,
                 lambda: services.event_update(event=event, **form.settings()),
-                "Settings saved.",
+                _("Settings saved."),
             )
         ):
             return back(event, "tournaments:event-settings")
@@ -132,7 +132,7 @@ def event_settings(request: HttpRequest, event: Event) -> HttpResponse:
             and attempt(
                 request,
                 lambda: services.event_change_rules(event=event, changes=rules.changes()),
-                "Rule set saved.",
+                _("Rule set saved."),
             )
         ):
             return back(event, "tournaments:event-settings")
@@ -150,7 +150,7 @@ def event_generate(request: HttpRequest, event: Event) -> HttpResponse:
     if request.htmx:  # type: ignore[attr-defined]
         return _job_panel(request, event, latest_job(event=event), refused=job is None)
     if isinstance(job, GenerationJob):
-        messages.info(request, "Generation queued.")
+        messages.info(request, _("Generation queued."))
     return back(event)
 
 

@@ -12,6 +12,8 @@ from typing import Any
 from django import forms
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
 from kaiser_club.actors import Actor
@@ -28,6 +30,7 @@ from ..forms import (
     SwapForm,
 )
 from ..models import Event, Pairing, Round
+from ..naming import round_name
 from ..permissions import EventAction, may_on_event
 from ..selectors import pairing_in, pairings_of, round_in, still_playing
 from ..services import actions
@@ -101,19 +104,25 @@ def _round_act(
 
 
 def _start(request: HttpRequest, event: Event, round_: Round) -> HttpResponse:
-    return _round_act(request, event, round_, actions.round_start, f"{round_} started.")
+    return _round_act(
+        request,
+        event,
+        round_,
+        actions.round_start,
+        _("%(round)s started.") % {"round": round_name(round_, event)},
+    )
 
 
 def _start_waiting(request: HttpRequest, event: Event, round_: Round) -> HttpResponse:
-    return _round_act(request, event, round_, actions.round_start_waiting, "Clocks started.")
+    return _round_act(request, event, round_, actions.round_start_waiting, _("Clocks started."))
 
 
 def _pause(request: HttpRequest, event: Event, round_: Round) -> HttpResponse:
-    return _round_act(request, event, round_, actions.round_pause, "Clocks paused.")
+    return _round_act(request, event, round_, actions.round_pause, _("Clocks paused."))
 
 
 def _resume(request: HttpRequest, event: Event, round_: Round) -> HttpResponse:
-    return _round_act(request, event, round_, actions.round_resume, "Clocks resumed.")
+    return _round_act(request, event, round_, actions.round_resume, _("Clocks resumed."))
 
 
 def _add_minutes(request: HttpRequest, event: Event, round_: Round) -> HttpResponse:
@@ -123,7 +132,14 @@ def _add_minutes(request: HttpRequest, event: Event, round_: Round) -> HttpRespo
         event,
         round_,
         actions.round_add_minutes,
-        lambda _: f"{form.cleaned_data['minutes']} minutes added to every running clock.",
+        lambda _result: (
+            ngettext(
+                "%(n)s minute added to every running clock.",
+                "%(n)s minutes added to every running clock.",
+                form.cleaned_data["minutes"],
+            )
+            % {"n": form.cleaned_data["minutes"]}
+        ),
         form=form,
         form_name="minutes_form",
     )
@@ -136,7 +152,7 @@ def _swap_tables(request: HttpRequest, event: Event, round_: Round) -> HttpRespo
         event,
         round_,
         actions.round_swap_tables,
-        "Tables swapped.",
+        _("Tables swapped."),
         form=form,
         form_name="swap_tables_form",
     )
@@ -149,7 +165,7 @@ def _swap_teams(request: HttpRequest, event: Event, round_: Round) -> HttpRespon
         event,
         round_,
         actions.round_swap_teams,
-        "Teams swapped.",
+        _("Teams swapped."),
         form=form,
         form_name="swap_teams_form",
     )
@@ -265,7 +281,7 @@ def _forfeit(request: HttpRequest, event: Event, pairing: Pairing) -> HttpRespon
         event,
         pairing,
         actions.pairing_forfeit,
-        "Forfeit recorded.",
+        _("Forfeit recorded."),
         form=form,
         form_name="forfeit_form",
     )
@@ -278,7 +294,7 @@ def _adjust(request: HttpRequest, event: Event, pairing: Pairing) -> HttpRespons
         event,
         pairing,
         actions.pairing_adjust,
-        "Adjusted result recorded.",
+        _("Adjusted result recorded."),
         form=form,
         form_name="adjust_form",
     )
@@ -286,7 +302,9 @@ def _adjust(request: HttpRequest, event: Event, pairing: Pairing) -> HttpRespons
 
 def _late(late: bool) -> PairingAction:
     def view(request: HttpRequest, event: Event, pairing: Pairing) -> HttpResponse:
-        return _pairing_act(request, event, pairing, actions.pairing_mark_late, "Saved.", late=late)
+        return _pairing_act(
+            request, event, pairing, actions.pairing_mark_late, _("Saved."), late=late
+        )
 
     return view
 
@@ -298,7 +316,7 @@ def _bye_points(request: HttpRequest, event: Event, pairing: Pairing) -> HttpRes
         event,
         pairing,
         actions.pairing_set_bye_points,
-        "Bye points saved.",
+        _("Bye points saved."),
         form=form,
         form_name="bye_form",
     )
@@ -311,7 +329,7 @@ def _substitute(request: HttpRequest, event: Event, pairing: Pairing) -> HttpRes
         event,
         pairing,
         actions.pairing_substitute,
-        "Substitute seated for this game.",
+        _("Substitute seated for this game."),
         form=form,
         form_name="substitute_form",
     )
@@ -320,7 +338,7 @@ def _substitute(request: HttpRequest, event: Event, pairing: Pairing) -> HttpRes
 def _clock(action: str) -> PairingAction:
     def view(request: HttpRequest, event: Event, pairing: Pairing) -> HttpResponse:
         return _pairing_act(
-            request, event, pairing, actions.pairing_clock, "Clock updated.", action=action
+            request, event, pairing, actions.pairing_clock, _("Clock updated."), action=action
         )
 
     return view
@@ -333,7 +351,7 @@ def _clock_add(request: HttpRequest, event: Event, pairing: Pairing) -> HttpResp
         event,
         pairing,
         actions.pairing_clock,
-        "Clock updated.",
+        _("Clock updated."),
         form=form,
         form_name="clock_form",
         action="add",
@@ -347,7 +365,7 @@ def _rollback(request: HttpRequest, event: Event, pairing: Pairing) -> HttpRespo
         event,
         pairing,
         actions.pairing_rollback,
-        "Later games rolled back; this game's result now goes on again.",
+        _("Later games rolled back; this game's result now goes on again."),
         form=form,
         form_name="rollback_form",
     )
