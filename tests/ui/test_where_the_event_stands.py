@@ -84,3 +84,10 @@ def test_a_file_that_is_not_json_gets_a_sentence_not_the_parsers_message(client)
     upload = SimpleUploadedFile("scores.csv", b"team,player_one\nA,B\n", "text/csv")
     html = client.post("/events/import/", {"file": upload}).content.decode()
     assert "n’est pas du JSON" in html
+
+
+def test_the_public_standings_name_pools_as_the_organiser_pages_do(client):
+    event = make_event(teams=4, format="pools", pool_count=2, pool_advance=1)
+    generate(event)
+    html = client.get(f"/e/{event.id}/standings/").content.decode()
+    assert "Pool A" in html and "Pool B" in html and "Pool 1" not in html

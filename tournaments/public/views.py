@@ -27,6 +27,7 @@ from django.views.decorators.http import require_GET
 from ..choices import Tiebreak
 from ..models import Event
 from ..naming import remember_rounds
+from ..pairing.pools import pool_name
 from ..standings import event_tables, event_versions, season_table, season_version
 from ..standings.versions import Versions
 from . import selectors
@@ -193,7 +194,7 @@ def _standings_tables(
         table = StandingsTable(
             rows, order_by_metrics=standings.order_by, prefix=f"p{number}-", **common
         )
-        sections.append((_("Pool %(n)s") % {"n": number}, table))
+        sections.append((_("Pool %(name)s") % {"name": pool_name(number - 1)}, table))
     if standings.placings:
         sections.append((_("Final placings"), PlacingsTable(standings.placings, **common)))
     return standings, sections
