@@ -35,7 +35,7 @@ ENGLISH_WORDS: frozenset[str] = frozenset(
     win wins won lost losses loss draw drawn standings bracket brackets tie break breaks
     rule rules settings setting report reports generate generated generation next previous
     clock start started resume add remove withdraw withdrawn check checked undo entry entries
-    event events sign signed members member invitation link new open save import export
+    event events sign signed members member link new open save import export
     score scores sheet sheets seat seats north south east west pool pools partnership home
     away forfeit bye byes played playing time left deadline paused called late
     semi-final quarter-final third first winner winners loser losers reset

@@ -64,7 +64,7 @@ def organiser_pages(world) -> list[str]:
 
 
 def public_pages(world) -> list[str]:
-    pages = ["/e/"]
+    pages = ["/", "/accounts/login/", "/e/"]
     for event in world.events.values():
         e = f"/e/{event.id}/"
         pages += [e, f"{e}standings/", f"{e}live/", f"{e}projector/"]
@@ -77,6 +77,11 @@ def public_pages(world) -> list[str]:
         entry = event.entries.order_by("id").first()
         if entry is not None and entry.team_id:
             pages.append(f"{e}teams/{entry.id}/")
+    from kaiser_club.members.invitations import invitation_create
+    from kaiser_club.models import Membership
+
+    invited = Membership.objects.filter(club=world.club, player=world.players[1]).get()
+    pages.append(f"/invitations/{invitation_create(membership=invited).token}/")
     public_player = world.players[0]
     public_player.is_public = True
     public_player.save(update_fields=["is_public"])
