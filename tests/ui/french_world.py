@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import datetime as dt
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
+
+from django.contrib.auth.models import User
 
 from kaiser_club.models import Club, Player
 from kaiser_club.roles import Role
@@ -66,7 +68,7 @@ def _teams(event: Event, players: list[Player]) -> None:
 
 def build() -> World:
     club = Club.objects.create(name="Club de Kaiser de Hearst", slug="hearst", town="Hearst")
-    user = UserFactory(username="organisatrice")
+    user = cast(User, UserFactory(username="organisatrice"))
     organiser = Player.objects.create(name="organisatrice", user=user)
     MembershipFactory(club=club, player=organiser, role=Role.CLUB_ADMIN)
     players = [_player(club, name) for name in PLAYER_NAMES]

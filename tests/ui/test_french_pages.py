@@ -4,6 +4,8 @@ page; the browser test checks the same pages at three widths."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from django.conf import settings
 from django.core.cache import cache
@@ -124,8 +126,9 @@ def test_every_report_in_french_leaves_no_english(world):
     swiss, knockout = world.events["swiss"], world.events["knockout"]
     first = Round.objects.get(event=swiss, number=1)
     played = Pairing.objects.filter(event=swiss, game__isnull=False).order_by("id").first()
+    assert played is not None
     table = a_table(swiss)
-    jobs = [
+    jobs: list[tuple[Any, str, dict[str, Any]]] = [
         (swiss, "standings", {}),
         (knockout, "bracket", {}),
         (swiss, "round_tables", {"round": first}),

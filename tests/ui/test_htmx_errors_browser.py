@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator
-from typing import Any
+from typing import Any, cast
 
 import pytest
 from django.conf import settings
@@ -17,7 +17,7 @@ if os.environ.get("CI") != "true":  # in CI a missing Playwright fails the run (
 
 from playwright.sync_api import expect as playwright_expect
 
-from kaiser_club.models import Membership
+from kaiser_club.models import Club, Membership
 from kaiser_club.roles import Role
 from tests.factories import ClubFactory, MembershipFactory, PlayerFactory, member
 
@@ -29,7 +29,7 @@ expect.set_options(timeout=10_000)
 
 @pytest.fixture
 def admin_page(chromium: Any, live_server: Any) -> Iterator[tuple[Any, Any]]:
-    club = ClubFactory(name="Hearst Kaiser", slug="hearst")
+    club = cast(Club, ClubFactory(name="Hearst Kaiser", slug="hearst"))
     user = member(club, Role.CLUB_ADMIN, username="seule-admin")
     MembershipFactory(club=club, player=PlayerFactory(name="Sans Compte"))  # invitable
     client = Client()

@@ -91,5 +91,6 @@ def test_a_night_without_a_clock_shows_no_clock(client):
     for control in CLOCK_CONTROLS:
         assert control not in html
     pairing = Pairing.objects.filter(event=event, away__isnull=False).first()
+    assert pairing is not None
     game_page = client.get(f"/events/{event.id}/games/{pairing.id}/").content.decode()
     assert ">Pause<" not in game_page and "Add minutes" not in game_page

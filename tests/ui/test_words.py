@@ -203,6 +203,7 @@ def test_the_table_page_says_who_is_entering_in_french(client):
     generate(event)
     services.round_start(round_=Round.objects.get(event=event, number=1))
     table = event.tables.order_by("number").first()
+    assert table is not None
     client.cookies[settings.LANGUAGE_COOKIE_NAME] = "fr"
     html = client.get(f"/t/{table.code}/", follow=True).content.decode()
     assert "Saisie par :" in html and "Entre les donnes" not in html
@@ -214,6 +215,7 @@ def test_the_game_page_names_the_sides_not_home_and_away(client):
     pairing = Pairing.objects.get(event=event, away__isnull=False)
     organiser(client, event)
     html = client.get(f"/events/{event.id}/games/{pairing.id}/").content.decode()
+    assert pairing.home is not None and pairing.away is not None
     assert f"{pairing.home.name} (North–South)" in html
     assert f"Points of {pairing.away.name}" in html
     assert "Home" not in html and "Away" not in html
