@@ -512,6 +512,15 @@ ROWS: list[Row] = [
         "{a_event_name} has no entry {b_entry}.",
         ok=200,
     ),
+    Row(
+        "club B's entry reinstated through club A's event",
+        "api",
+        "post",
+        AE + "entries/{b_entry}/reinstate/",
+        404,
+        "{a_event_name} has no entry {b_entry}.",
+        ok=400,  # club A's own entry has not withdrawn
+    ),
     # --- The API: rounds, pairings, tables ---
     Row(
         "club B's round started",
@@ -749,6 +758,7 @@ ROWS: list[Row] = [
         "post",
         PE + "entries/{b_entry}/withdraw/",
         404,
+        body=lambda i: {"confirm": "1"},  # the confirmed withdrawal, past the question
         ok=302,
     ),
     # --- Pages: rounds, games, tables ---

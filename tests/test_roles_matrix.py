@@ -597,6 +597,10 @@ ENDPOINTS += [
     ),
     Endpoint("event entry check-in api", "post", E + "entries/{entry}/check-in/", MANAGE_EVENT),
     Endpoint("event entry withdraw api", "post", E + "entries/{entry}/withdraw/", MANAGE_EVENT),
+    # the entry has not withdrawn: an organiser is refused with a sentence (400), not the door
+    Endpoint(
+        "event entry reinstate api", "post", E + "entries/{entry}/reinstate/", manage_event(400)
+    ),
     Endpoint("event rounds api", "get", E + "rounds/", READ_EVENT),
     Endpoint("event round api", "get", E + "rounds/{round}/", READ_EVENT),
     Endpoint("event round start api", "post", E + "rounds/{round}/start/", MANAGE_EVENT),
@@ -893,6 +897,7 @@ NOT_FOUND = expect(
 )
 P = "/e/{event}/"
 ENDPOINTS += [
+    Endpoint("public index of events", "get", "/e/", ANYONE),
     Endpoint("public event page", "get", P, ANYONE),
     Endpoint("public standings", "get", P + "standings/", ANYONE),
     Endpoint("public standings csv", "get", P + "standings.csv", ANYONE),

@@ -13,64 +13,94 @@ from kaiser_club.request_limits import LARGEST_ID
 from scoring.rules import PRESETS
 
 from . import limits
-from .choices import EventKind, Format, Seeding, SlotSide, Tiebreak
+from .choices import DEFAULT_TIEBREAKS, EventKind, Format, Seeding, SlotSide
 from .models import Season
+from .rules_form import RulesForm, preset_title
+from .tiebreak_field import TiebreakOrderField
+
+__all__ = ["RulesForm"]  # the rule-set form has its own module; pages import it from here
 
 PRESET_CHOICES = [("", _("Default (tournament, or the club's own)"))] + [
-    (name, rules.title) for name, rules in PRESETS.items()
+    (name, preset_title(name, rules.title)) for name, rules in PRESETS.items()
 ]
 
 
 class EventForm(forms.Form):
     club = forms.TypedChoiceField(coerce=int, label=_("Club"))
-    kind = forms.ChoiceField(choices=EventKind.choices, initial=EventKind.TOURNAMENT)
-    name = forms.CharField(max_length=160)
-    date = forms.DateField(widget=forms.DateInput(attrs={"type": "date"}))
-    venue = forms.CharField(max_length=200, required=False)
-    season = forms.ModelChoiceField(queryset=Season.objects.none(), required=False)
-    format = forms.ChoiceField(choices=Format.choices, initial=Format.SWISS)
-    preset = forms.ChoiceField(choices=PRESET_CHOICES, required=False)
+    kind = forms.ChoiceField(
+        choices=EventKind.choices, initial=EventKind.TOURNAMENT, label=_("Kind")
+    )
+    name = forms.CharField(max_length=160, label=_("Name"))
+    date = forms.DateField(label=_("Date"), widget=forms.DateInput(attrs={"type": "date"}))
+    venue = forms.CharField(max_length=200, required=False, label=_("Venue"))
+    season = forms.ModelChoiceField(
+        queryset=Season.objects.none(), required=False, label=_("Season")
+    )
+    format = forms.ChoiceField(choices=Format.choices, initial=Format.SWISS, label=_("Format"))
+    preset = forms.ChoiceField(choices=PRESET_CHOICES, required=False, label=_("Rule set"))
     rounds = forms.IntegerField(
-        min_value=limits.ROUNDS[0], max_value=limits.ROUNDS[1], required=False
+        min_value=limits.ROUNDS[0],
+        max_value=limits.ROUNDS[1],
+        required=False,
+        label=_("Rounds"),
+        help_text=_("Rounds to play (Swiss, progressive)."),
     )
     minutes_per_game = forms.IntegerField(
         min_value=limits.MINUTES_PER_GAME[0],
         max_value=limits.MINUTES_PER_GAME[1],
         required=False,
+        label=_("Minutes per game"),
         help_text=_("Empty: the rule set's."),
     )
-    seeding = forms.ChoiceField(choices=Seeding.choices, initial=Seeding.MANUAL)
-    tiebreaks = forms.CharField(
-        max_length=500,
-        initial="wins, point_difference",
-        help_text=_("In order, from: ") + ", ".join(Tiebreak.values),
+    seeding = forms.ChoiceField(choices=Seeding.choices, initial=Seeding.MANUAL, label=_("Seeding"))
+    tiebreaks = TiebreakOrderField(
+        label=_("Tie-break order"),
+        initial=list(DEFAULT_TIEBREAKS),
+        help_text=_("Number the tie-breaks in the order they count: 1 first; empty: not used."),
     )
     forfeit_winner_score = forms.IntegerField(
-        initial=52, min_value=limits.FORFEIT_SCORE[0], max_value=limits.FORFEIT_SCORE[1]
+        initial=52,
+        min_value=limits.FORFEIT_SCORE[0],
+        max_value=limits.FORFEIT_SCORE[1],
+        label=_("Forfeit: the winners' score"),
     )
     forfeit_loser_score = forms.IntegerField(
-        initial=0, min_value=limits.FORFEIT_SCORE[0], max_value=limits.FORFEIT_SCORE[1]
+        initial=0,
+        min_value=limits.FORFEIT_SCORE[0],
+        max_value=limits.FORFEIT_SCORE[1],
+        label=_("Forfeit: the losers' score"),
     )
-    check_in_required = forms.BooleanField(required=False, initial=True)
-    third_place = forms.BooleanField(required=False)
-    grand_final_reset = forms.BooleanField(required=False, initial=True)
+    check_in_required = forms.BooleanField(
+        required=False, initial=True, label=_("Check-in before the first round")
+    )
+    third_place = forms.BooleanField(required=False, label=_("A game for third place"))
+    grand_final_reset = forms.BooleanField(
+        required=False, initial=True, label=_("A reset game if the grand final's underdog wins")
+    )
     pool_count = forms.IntegerField(
-        min_value=limits.POOL_COUNT[0], max_value=limits.POOL_COUNT[1], required=False
+        min_value=limits.POOL_COUNT[0],
+        max_value=limits.POOL_COUNT[1],
+        required=False,
+        label=_("Pools"),
     )
     pool_advance = forms.IntegerField(
-        min_value=limits.POOL_ADVANCE[0], max_value=limits.POOL_ADVANCE[1], required=False
+        min_value=limits.POOL_ADVANCE[0],
+        max_value=limits.POOL_ADVANCE[1],
+        required=False,
+        label=_("Teams of each pool that go on"),
     )
-    verification = forms.BooleanField(required=False, initial=True)
-    public_pages = forms.BooleanField(required=False, initial=True)
+    verification = forms.BooleanField(
+        required=False, initial=True, label=_("The other partnership confirms each hand")
+    )
+    public_pages = forms.BooleanField(
+        required=False, initial=True, label=_("Public pages (standings, bracket, live scores)")
+    )
 
     def __init__(self, *args: Any, clubs: Any = (), seasons: Any = None, **kw: Any) -> None:
         super().__init__(*args, **kw)
         self.fields["club"].choices = [(c.id, c.name) for c in clubs]  # type: ignore[attr-defined]
         if seasons is not None:
             self.fields["season"].queryset = seasons  # type: ignore[attr-defined]
-
-    def clean_tiebreaks(self) -> list[str]:
-        return [t.strip() for t in self.cleaned_data["tiebreaks"].split(",") if t.strip()]
 
     def settings(self) -> dict[str, Any]:
         data = dict(self.cleaned_data)
@@ -93,43 +123,15 @@ class EventSettingsForm(EventForm):
         return data
 
 
-class RulesForm(forms.Form):
-    """One field per option of the event's rule set, typed after its current value."""
-
-    def __init__(self, *args: Any, rules: dict[str, Any], **kw: Any) -> None:
-        super().__init__(*args, **kw)
-        self.current = rules
-        for key, value in rules.items():
-            if key in ("name", "title"):
-                continue
-            field: forms.Field
-            if isinstance(value, bool):
-                field = forms.BooleanField(required=False, initial=value)
-            elif isinstance(value, int) or value is None:
-                field = forms.IntegerField(required=False, initial=value)
-            elif isinstance(value, list):
-                field = forms.CharField(required=False, initial=", ".join(map(str, value)))
-            else:
-                field = forms.CharField(required=False, initial=value)
-            field.label = key.replace("_", " ")
-            self.fields[key] = field
-
-    def changes(self) -> dict[str, Any]:
-        out: dict[str, Any] = {}
-        for key, value in self.cleaned_data.items():
-            before = self.current.get(key)
-            if isinstance(before, list):
-                value = [v.strip() for v in (value or "").split(",") if v.strip()]
-            if value != before:
-                out[key] = value
-        return out
-
-
 class SeasonForm(forms.Form):
-    club = forms.TypedChoiceField(coerce=int)
-    name = forms.CharField(max_length=120)
-    starts_on = forms.DateField(required=False, widget=forms.DateInput(attrs={"type": "date"}))
-    ends_on = forms.DateField(required=False, widget=forms.DateInput(attrs={"type": "date"}))
+    club = forms.TypedChoiceField(coerce=int, label=_("Club"))
+    name = forms.CharField(max_length=120, label=_("Name"))
+    starts_on = forms.DateField(
+        required=False, label=_("Starts on"), widget=forms.DateInput(attrs={"type": "date"})
+    )
+    ends_on = forms.DateField(
+        required=False, label=_("Ends on"), widget=forms.DateInput(attrs={"type": "date"})
+    )
 
     def __init__(self, *args: Any, clubs: Any = (), **kw: Any) -> None:
         super().__init__(*args, **kw)
@@ -142,17 +144,21 @@ class TeamEntryForm(forms.Form):
     player_one = forms.CharField(max_length=120, label=_("First player"))
     player_two = forms.CharField(max_length=120, label=_("Second player"))
     name = forms.CharField(max_length=160, required=False, label=_("Team name"))
-    seed = forms.IntegerField(min_value=limits.SEED[0], max_value=limits.SEED[1], required=False)
+    seed = forms.IntegerField(
+        min_value=limits.SEED[0], max_value=limits.SEED[1], required=False, label=_("Seed")
+    )
     rating = forms.FloatField(
-        min_value=limits.RATING[0], max_value=limits.RATING[1], required=False
+        min_value=limits.RATING[0], max_value=limits.RATING[1], required=False, label=_("Rating")
     )
 
 
 class PlayerEntryForm(forms.Form):
-    player = forms.CharField(max_length=120)
-    seed = forms.IntegerField(min_value=limits.SEED[0], max_value=limits.SEED[1], required=False)
+    player = forms.CharField(max_length=120, label=_("Player"))
+    seed = forms.IntegerField(
+        min_value=limits.SEED[0], max_value=limits.SEED[1], required=False, label=_("Seed")
+    )
     rating = forms.FloatField(
-        min_value=limits.RATING[0], max_value=limits.RATING[1], required=False
+        min_value=limits.RATING[0], max_value=limits.RATING[1], required=False, label=_("Rating")
     )
 
 
@@ -160,9 +166,9 @@ class CsvForm(forms.Form):
     csv = forms.CharField(
         widget=forms.Textarea(attrs={"rows": 8}),
         required=False,
-        help_text=_("A header row: team, player_one, player_two, seed, rating, club."),
+        label=_("CSV"),
     )
-    file = forms.FileField(required=False)
+    file = forms.FileField(required=False, label=_("File"))
     confirm = forms.BooleanField(required=False, widget=forms.HiddenInput)
 
     def text(self) -> str:
@@ -177,7 +183,7 @@ class CsvForm(forms.Form):
 
 
 class MinutesForm(forms.Form):
-    minutes = forms.IntegerField(min_value=-60, max_value=120)
+    minutes = forms.IntegerField(min_value=-60, max_value=120, label=_("Minutes"))
 
 
 class SwapForm(forms.Form):
@@ -185,22 +191,47 @@ class SwapForm(forms.Form):
     second = forms.IntegerField(min_value=1, max_value=LARGEST_ID)
 
 
+def side_choices(names: tuple[str, str] | None) -> list[tuple[str, Any]]:
+    """The two sides of a game by their names ("Les As (North–South)"), never Home/Away."""
+    if names is None:
+        return list(SlotSide.choices)
+    return [
+        (SlotSide.HOME.value, _("%(name)s (North–South)") % {"name": names[0]}),
+        (SlotSide.AWAY.value, _("%(name)s (East–West)") % {"name": names[1]}),
+    ]
+
+
 class ForfeitForm(forms.Form):
-    forfeiting = forms.ChoiceField(choices=SlotSide.choices)
-    reason = forms.CharField(max_length=300, required=False)
+    forfeiting = forms.ChoiceField(choices=SlotSide.choices, label=_("Forfeiting"))
+    reason = forms.CharField(max_length=300, required=False, label=_("Reason"))
+
+    def __init__(self, *args: Any, names: tuple[str, str] | None = None, **kw: Any) -> None:
+        super().__init__(*args, **kw)
+        self.fields["forfeiting"].choices = side_choices(names)  # type: ignore[attr-defined]
 
 
 class AdjustForm(forms.Form):
-    winner = forms.ChoiceField(choices=SlotSide.choices)
-    home_points = forms.IntegerField(min_value=-200, max_value=200)
-    away_points = forms.IntegerField(min_value=-200, max_value=200)
-    reason = forms.CharField(max_length=300)
-    rollback = forms.BooleanField(required=False)
+    winner = forms.ChoiceField(choices=SlotSide.choices, label=_("Winner"))
+    home_points = forms.IntegerField(
+        min_value=-200, max_value=200, label=_("Points of the home team (North–South)")
+    )
+    away_points = forms.IntegerField(
+        min_value=-200, max_value=200, label=_("Points of the away team (East–West)")
+    )
+    reason = forms.CharField(max_length=300, label=_("Reason"))
+    rollback = forms.BooleanField(required=False, label=_("Roll back the later games"))
+
+    def __init__(self, *args: Any, names: tuple[str, str] | None = None, **kw: Any) -> None:
+        super().__init__(*args, **kw)
+        self.fields["winner"].choices = side_choices(names)  # type: ignore[attr-defined]
+        if names is not None:
+            self.fields["home_points"].label = _("Points of %(name)s") % {"name": names[0]}
+            self.fields["away_points"].label = _("Points of %(name)s") % {"name": names[1]}
 
 
 class ByePointsForm(forms.Form):
-    points_for = forms.IntegerField(min_value=-200, max_value=200)
-    points_against = forms.IntegerField(min_value=-200, max_value=200)
+    points_for = forms.IntegerField(min_value=-200, max_value=200, label=_("Points for"))
+    points_against = forms.IntegerField(min_value=-200, max_value=200, label=_("Points against"))
 
 
 class SubstituteForm(forms.Form):
@@ -222,7 +253,7 @@ class SubstituteForm(forms.Form):
             "new for another person."
         ),
     )
-    reason = forms.CharField(max_length=300, required=False)
+    reason = forms.CharField(max_length=300, required=False, label=_("Reason"))
 
     def __init__(self, *args: Any, seated: Any = (), **kw: Any) -> None:
         super().__init__(*args, **kw)
@@ -243,4 +274,4 @@ class SubstituteForm(forms.Form):
 
 
 class RollbackForm(forms.Form):
-    reason = forms.CharField(max_length=300, required=False)
+    reason = forms.CharField(max_length=300, required=False, label=_("Reason"))

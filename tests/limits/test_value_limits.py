@@ -83,7 +83,7 @@ def csv_rows(event: Event, text: str) -> list[dict[str, Any]]:
         (f"A;B;{'t' * 161};;", "A team's name has at most 160 characters; this one has 161."),
         (
             f"{'p' * 121};B;T;;",
-            "A player's name has at most 120 characters; the player one has 121.",
+            "A player's name has at most 120 characters; the first player has 121.",
         ),
         ("A;B;T;99999999999;", "Seed '99999999999' is not a whole number from 1 to 9999."),
         ("A;B;T;;nan", "Rating 'nan' is not a number from 0 to 10000."),

@@ -70,7 +70,7 @@ T1a;Ed;;
         "3 rows have problems, so nothing was imported. Fix the file and try again."
     )
     assert [(r["line"], r["errors"]) for r in refused.value.extra["rows"]] == [
-        (3, ["player two is empty.", "Seed 'x' is not a whole number from 1 to 9999."]),
+        (3, ["No name for the second player.", "Seed 'x' is not a whole number from 1 to 9999."]),
         (
             4,
             [

@@ -150,7 +150,7 @@ def test_forfeit_and_withdraw_from_the_pages(client):
     )
     assert "already has a result" in again.content.decode()
     entry = Entry.objects.get(event=event, seed=4)
-    client.post(f"/events/{event.id}/entries/{entry.id}/withdraw/")
+    client.post(f"/events/{event.id}/entries/{entry.id}/withdraw/", {"confirm": "1"})
     entry.refresh_from_db()
     assert entry.status == "withdrawn"
 

@@ -106,6 +106,19 @@ class WithdrawView(EventView):
         return Response(PairingSerializer(forfeited, many=True).data)
 
 
+class ReinstateView(EventView):
+    @extend_schema(
+        request=None,
+        responses={200: EntrySerializer, **ERRORS},
+        description="Undoes a withdrawal: the entry is paired again from the next round; the "
+        "games forfeited when it withdrew stand.",
+    )
+    def post(self, request: Request, pk: int, entry_id: int) -> Response:
+        event = self.event(request, pk)
+        entry = services.entry_reinstate(entry=entry_of(event, entry_id))
+        return Response(EntrySerializer(entry).data)
+
+
 class ImportView(EventView):
     @extend_schema(
         request=CsvImportSerializer,

@@ -49,6 +49,11 @@ urlpatterns = [
         entries.WithdrawView.as_view(),
         name="event-entry-withdraw",
     ),
+    path(
+        f"{E}entries/<int:entry_id>/reinstate/",
+        entries.ReinstateView.as_view(),
+        name="event-entry-reinstate",
+    ),
     path(f"{E}rounds/", rounds.RoundListView.as_view(), name="event-rounds"),
     path(f"{E}rounds/<int:number>/", rounds.RoundDetailView.as_view(), name="event-round"),
     *[

@@ -11,10 +11,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from django.utils.translation import gettext as _
 
 from ..models import Pairing
+from ..naming import game_name
 from .present import GameLine, game_line
 
 BOX_W = 210
@@ -83,8 +85,9 @@ def _titles() -> dict[str, str]:
     }
 
 
-def draw(pairings: Sequence[Pairing]) -> Drawing:
-    """Positions for every match of the bracket (no query: the pairings come loaded)."""
+def draw(pairings: Sequence[Pairing], event: Any = None) -> Drawing:
+    """Positions for every match of the bracket (no query: the pairings come loaded). With
+    the event, each match is named as players name it (Semi-final 1), not by its code."""
     by_id: dict[int, Box] = {}
     sections: list[Section] = []
     titles = _titles()
@@ -113,7 +116,8 @@ def draw(pairings: Sequence[Pairing]) -> Drawing:
                 members_of_column, key=lambda q: (q.stage == "third_place", q.match_number)
             ):
                 line = game_line(p)
-                box = Box(line=line, code=p.code, cancelled=p.cancelled)
+                name = game_name(p, event, short=True) if event is not None else p.code
+                box = Box(line=line, code=name, cancelled=p.cancelled)
                 box.home_text = _short(line.home.name)
                 box.away_text = _short(line.away.name) if line.away else _("bye")
                 box.x = index * (BOX_W + COL_GAP)

@@ -21,6 +21,7 @@ from scoring.models import Hand
 from .. import selectors
 from ..choices import EventKind, ResultKind
 from ..models import Entry, Event, Pairing, Round, Season
+from ..naming import remember_rounds
 from ..standings.versions import with_versions
 
 PAIRING_RELATED = [*selectors.PAIRING_RELATED, "round"]
@@ -33,6 +34,18 @@ def public_event(event_id: int) -> Event | None:
         with_versions(Event.objects.select_related("club", "season"))
         .filter(pk=event_id, public_pages=True)
         .first()
+    )
+
+
+PUBLIC_INDEX_LIMIT = 200
+
+
+def public_events() -> list[Event]:
+    """The events whose pages are public, newest first, with their club (one query)."""
+    return list(
+        Event.objects.filter(public_pages=True)
+        .select_related("club")
+        .order_by("-date", "-id")[:PUBLIC_INDEX_LIMIT]
     )
 
 
@@ -58,7 +71,7 @@ def season_events(season: Season) -> QuerySet[Event]:
 
 def rounds_of(event: Event) -> list[Round]:
     """Every round with its counts of games, games still playing, and byes (one query)."""
-    return list(
+    rounds: list[Round] = list(
         Round.objects.filter(event=event)
         .annotate(
             games=Count("pairings", filter=Q(pairings__game__isnull=False)),
@@ -74,6 +87,8 @@ def rounds_of(event: Event) -> list[Round]:
         )
         .order_by("number")
     )
+    remember_rounds(event, rounds)  # naming them needs no other query
+    return rounds
 
 
 def current_round(rounds: list[Round]) -> Round | None:

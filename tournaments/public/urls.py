@@ -7,6 +7,7 @@ from . import views
 app_name = "public"
 E = "<int:event_id>/"
 urlpatterns = [
+    path("", views.index, name="index"),
     path(E, views.event_home, name="event"),
     path(f"{E}standings/", views.standings, name="standings"),
     path(f"{E}standings.csv", views.standings_csv, name="standings-csv"),

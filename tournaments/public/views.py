@@ -26,6 +26,8 @@ from django.views.decorators.http import require_GET
 
 from ..choices import Tiebreak
 from ..models import Event
+from ..naming import remember_rounds
+from ..pairing.pools import pool_name
 from ..standings import event_tables, event_versions, season_table, season_version
 from ..standings.versions import Versions
 from . import selectors
@@ -192,7 +194,7 @@ def _standings_tables(
         table = StandingsTable(
             rows, order_by_metrics=standings.order_by, prefix=f"p{number}-", **common
         )
-        sections.append((_("Pool %(n)s") % {"n": number}, table))
+        sections.append((_("Pool %(name)s") % {"name": pool_name(number - 1)}, table))
     if standings.placings:
         sections.append((_("Final placings"), PlacingsTable(standings.placings, **common)))
     return standings, sections
@@ -262,7 +264,9 @@ def bracket(request: HttpRequest, event_id: int) -> HttpResponse:
     event = _event(event_id)
 
     def build(versions: Versions) -> dict[str, Any]:
-        return {"drawing": draw(selectors.bracket_rows(event))}
+        rows = selectors.bracket_rows(event)
+        remember_rounds(event, {p.round for p in rows if p.round_id})
+        return {"drawing": draw(rows, event)}
 
     return live_page(request, event, "public/_bracket.html", build)
 
@@ -285,6 +289,12 @@ def round_tables(request: HttpRequest, event_id: int, number: int) -> HttpRespon
         }
 
     return live_page(request, event, "public/_round.html", build)
+
+
+@require_GET
+def index(request: HttpRequest) -> HttpResponse:
+    """Every event whose pages are public: how a player finds the standings without a link."""
+    return render(request, "public/index.html", {"events": selectors.public_events()})
 
 
 @require_GET

@@ -21,7 +21,9 @@ from scoring.rules import KaiserBid, NoTrump, RuleSet, StealTheFive
 
 from ..choices import Format, ResultKind, SlotSide, Tiebreak
 from ..models import Entry, Event, Pairing, ReportJob, Round, Table
+from ..naming import game_name, round_name
 from ..qr import qr_svg
+from ..rules_form import preset_title
 from ..selectors import PAIRING_RELATED
 from ..services.tables import display_code, table_path
 from ..standings import event_player_standings, event_standings
@@ -69,15 +71,38 @@ def choices_of(*, event: Event) -> dict[str, Any]:
     tables = list(Table.objects.filter(event=event).order_by("number"))
     return {
         "rounds": rounds,
-        "games": [(p.game_id, pairing_label(p)) for p in games],
+        "games": [(p.game_id, pairing_label(p)) for p in _with_event(games, event)],
         "tables": tables,
         "has_bracket": event.is_bracket or any(p.match_number for p in games),
     }
 
 
+def game_labels(*, event: Event, game_ids: list[int]) -> dict[int, str]:
+    """The games' names as the reports page lists them, by game id (one query)."""
+    if not game_ids:
+        return {}
+    pairings = list(
+        Pairing.objects.filter(event=event, game_id__in=game_ids).select_related(
+            "table", "round", "home", "away", "home_team", "away_team"
+        )
+    )
+    return {p.game_id: pairing_label(p) for p in _with_event(pairings, event) if p.game_id}
+
+
+def _with_event(pairings: list[Pairing], event: Event) -> list[Pairing]:
+    for p in pairings:  # the one event already read, not one query per game
+        p.event = event
+    return pairings
+
+
 def pairing_label(p: Pairing) -> str:
-    where = f"{_('Table')} {p.table.number}" if p.table else (p.code or "")
-    return f"{p.round} · {where} · {side_name(p, SlotSide.HOME)} v {side_name(p, SlotSide.AWAY)}"
+    where = f"{_('Table')} {p.table.number}" if p.table else game_name(p, p.event)
+    return _("%(round)s · %(where)s · %(home)s against %(away)s") % {
+        "round": round_name(p.round, p.event),
+        "where": where,
+        "home": side_name(p, SlotSide.HOME),
+        "away": side_name(p, SlotSide.AWAY),
+    }
 
 
 def side_name(p: Pairing, side: str) -> str:
@@ -178,7 +203,7 @@ def bracket_data(*, event: Event) -> dict[str, Any]:
     )
     if not rows:
         raise InvalidInput("This event has no bracket yet: generate it first.")
-    code_of = {r.id: r.code or f"M{r.match_number}" for r in rows}
+    code_of = {r.id: game_name(r, event) or f"M{r.match_number}" for r in rows}
     feeds: dict[tuple[int, str], str] = {}
     for r in rows:
         if r.winner_to_id:
@@ -189,7 +214,7 @@ def bracket_data(*, event: Event) -> dict[str, Any]:
     stages: dict[str, BracketStage] = {}
     for r in rows:
         stage = stages.setdefault(r.stage, BracketStage(titles.get(r.stage, r.stage)))
-        title = str(r.round)
+        title = round_name(r.round, event)
         if not stage.columns or stage.columns[-1].title != title:
             stage.columns.append(BracketColumn(title))
         sides = []
@@ -244,7 +269,7 @@ def round_tables_data(*, round_: Round) -> dict[str, Any]:
         games.append(
             {
                 "table": p.table.number if p.table else None,
-                "code": p.code,
+                "code": game_name(p, round_.event),
                 "home": side_name(p, SlotSide.HOME),
                 "away": side_name(p, SlotSide.AWAY),
                 "home_players": _players(p.home_team),
@@ -359,7 +384,7 @@ def score_sheet_data(*, event: Event, game_id: int) -> dict[str, Any]:
 def rules_summary(rules: RuleSet) -> list[str]:
     """The rule set in a few lines, for the foot of a paper score sheet."""
     lines = [
-        _("Rules: %(title)s.") % {"title": rules.title},
+        _("Rules: %(title)s.") % {"title": preset_title(rules.name, rules.title)},
         _("Game to %(target)s; bids %(low)s to %(high)s.")
         % {"target": rules.target, "low": rules.min_bid, "high": rules.max_bid},
     ]
@@ -423,7 +448,7 @@ def blank_sheets_data(
         assert game is not None
         sheets.append(
             {
-                "round": p.round,
+                "round": round_name(p.round, p.event),
                 "table": p.table.number if p.table else None,
                 "home": side_name(p, SlotSide.HOME),
                 "away": side_name(p, SlotSide.AWAY),

@@ -31,6 +31,7 @@ from scoring.models import Game
 
 from ..choices import JobStatus
 from ..models import Event, ReportJob, ReportKind, Round, Table
+from ..naming import round_name
 from ..permissions import EventAction
 from ..selectors import event_for
 from . import selectors, services
@@ -55,12 +56,21 @@ def organiser_event(view: View) -> View:
     return wrapped
 
 
-def job_rows(jobs: list[ReportJob]) -> list[dict[str, Any]]:
+def job_rows(jobs: list[ReportJob], event: Event | None = None) -> list[dict[str, Any]]:
+    """Each job with its subject in words ("Round 2 · Table 3 · Les As against Les Rois", not
+    "Game 33"): the games' names in one query for the whole list."""
     now = timezone.now()
+    games: dict[int, str] = {}
+    if event is not None:
+        for job in jobs:
+            job.event = event
+        games = selectors.game_labels(
+            event=event, game_ids=[j.game_id for j in jobs if j.game_id is not None]
+        )
     return [
         {
             "job": job,
-            "what": subject_label(job),
+            "what": games.get(job.game_id or 0) or subject_label(job),
             "waiting": services.waiting_for_runner(job, now),
             "active": job.status in services.ACTIVE,
         }
@@ -71,7 +81,7 @@ def job_rows(jobs: list[ReportJob]) -> list[dict[str, Any]]:
 def subject_label(job: ReportJob) -> str:
     name, _sep, number = job.subject.partition("-")
     if name == "round" and job.round is not None:
-        return str(job.round)
+        return round_name(job.round, job.event)
     if name == "table":
         return f"{_('Table')} {number}"
     if name == "game":
@@ -82,7 +92,7 @@ def subject_label(job: ReportJob) -> str:
 
 
 def _jobs_context(event: Event) -> dict[str, Any]:
-    rows = job_rows(list(selectors.jobs_of(event=event)))
+    rows = job_rows(list(selectors.jobs_of(event=event)), event)
     return {"event": event, "rows": rows, "polling": any(r["active"] for r in rows)}
 
 

@@ -143,19 +143,22 @@ def _check_rows(event: Event, rows: list[ImportRow], needed: list[str]) -> None:
         for column in needed:
             name = row.values.get(column, "")
             if not name:
-                row.errors.append(f"{column.replace('_', ' ')} is empty.")
+                row.errors.append(gettext("No name for %(who)s.") % {"who": _who(column)})
                 row.players.append(None)
                 continue
             if len(name) > PLAYER_NAME_MAX:
                 row.errors.append(
-                    f"A player's name has at most {PLAYER_NAME_MAX} characters; "
-                    f"the {column.replace('_', ' ')} has {len(name)}."
+                    gettext("A player's name has at most %(max)s characters; %(who)s has %(n)s.")
+                    % {"max": PLAYER_NAME_MAX, "who": _who(column), "n": len(name)}
                 )
                 row.players.append(None)
                 continue
             key = name_key(name)
             if seen_players.get(key) == row.line:
-                row.errors.append(f"A team needs two different players; {name} is named twice.")
+                row.errors.append(
+                    gettext("A team needs two different players; %(name)s is named twice.")
+                    % {"name": name}
+                )
             try:
                 choice = parse_choice(row.values.get(f"{column}_id", ""))
             except InvalidInput as exc:
@@ -169,7 +172,9 @@ def _check_rows(event: Event, rows: list[ImportRow], needed: list[str]) -> None:
             match = pool.match(name=name, choice=choice)
             earlier = seen_players.get(key, row.line)
             if match.player is None and choice is None and earlier != row.line:
-                row.errors.append(f"{name} is also on line {earlier}.")
+                row.errors.append(
+                    gettext("%(name)s is also on line %(line)s.") % {"name": name, "line": earlier}
+                )
             seen_players.setdefault(key, row.line)
             if match.ambiguous:
                 facts = facts_of(match.candidates, club=event.club)
@@ -186,31 +191,44 @@ def _check_rows(event: Event, rows: list[ImportRow], needed: list[str]) -> None:
                 found = match.player
                 row.players.append(found)
                 if found.id in seen_records and seen_records[found.id] != row.line:
-                    row.errors.append(f"{name} is also on line {seen_records[found.id]}.")
+                    row.errors.append(
+                        gettext("%(name)s is also on line %(line)s.")
+                        % {"name": name, "line": seen_records[found.id]}
+                    )
                 seen_records.setdefault(found.id, row.line)
                 if found.id in entered:
-                    row.errors.append(f"{name} is already entered ({entered[found.id]}).")
+                    row.errors.append(
+                        gettext("%(name)s is already entered (%(entry)s).")
+                        % {"name": name, "entry": entered[found.id]}
+                    )
             else:
                 row.players.append(None)
                 row.new_players.append(name)
         team = row.values.get("team", "")
         if len(team) > TEAM_NAME_MAX:
             row.errors.append(
-                f"A team's name has at most {TEAM_NAME_MAX} characters; this one has {len(team)}."
+                gettext("A team's name has at most %(max)s characters; this one has %(n)s.")
+                % {"max": TEAM_NAME_MAX, "n": len(team)}
             )
         seed = row.values.get("seed", "")
         if seed:
             if not seed.isdigit() or not limits.SEED[0] <= int(seed) <= limits.SEED[1]:
                 row.errors.append(
-                    f"Seed {seed[:20]!r} is not a whole number from {limits.SEED[0]} "
-                    f"to {limits.SEED[1]}."
+                    gettext("Seed '%(seed)s' is not a whole number from %(low)s to %(high)s.")
+                    % {"seed": seed[:20], "low": limits.SEED[0], "high": limits.SEED[1]}
                 )
             else:
                 row.seed = int(seed)
                 if row.seed in seen_seeds:
-                    row.errors.append(f"Seed {seed} is also on line {seen_seeds[row.seed]}.")
+                    row.errors.append(
+                        gettext("Seed %(seed)s is also on line %(line)s.")
+                        % {"seed": seed, "line": seen_seeds[row.seed]}
+                    )
                 elif row.seed in taken_seeds:
-                    row.errors.append(f"Seed {seed} is already {taken_seeds[row.seed]}'s.")
+                    row.errors.append(
+                        gettext("Seed %(seed)s is already %(entry)s's.")
+                        % {"seed": seed, "entry": taken_seeds[row.seed]}
+                    )
                 seen_seeds.setdefault(row.seed, row.line)
         rating = row.values.get("rating", "")
         if rating:
@@ -223,13 +241,22 @@ def _check_rows(event: Event, rows: list[ImportRow], needed: list[str]) -> None:
                 row.rating = value
             else:
                 row.errors.append(
-                    f"Rating {rating[:20]!r} is not a number from {low:g} to {high:g}."
+                    gettext("Rating '%(rating)s' is not a number from %(low)s to %(high)s.")
+                    % {"rating": rating[:20], "low": f"{low:g}", "high": f"{high:g}"}
                 )
         club = row.values.get("club", "")
         if club:
             row.club = clubs.get(club.lower())
             if row.club is None:
-                row.errors.append(f"There is no club called {club!r}.")
+                row.errors.append(gettext("There is no club called '%(club)s'.") % {"club": club})
+
+
+def _who(column: str) -> str:
+    """A CSV column's player in words: "the first player", never "player one"."""
+    return {
+        "player_one": gettext("the first player"),
+        "player_two": gettext("the second player"),
+    }.get(column, gettext("the player"))
 
 
 def _entered_players(event: Event) -> dict[int, str]:

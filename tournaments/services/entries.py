@@ -26,7 +26,7 @@ from scoring.scope import (
     require_known_players,
 )
 
-from ..choices import EntryStatus, Format, ResultKind, SlotSide
+from ..choices import EntryStatus, EventStatus, Format, ResultKind, SlotSide
 from ..models import Entry, Event, Pairing, Round, Substitution
 from .results import lock_event, pairing_forfeit
 
@@ -236,6 +236,23 @@ def entry_withdraw(*, entry: Entry, by: User | None = None, reason: str = "") ->
             pairing_forfeit(pairing=row, forfeiting=side, by=by, reason=reason or "Withdrawn")
         )
     return forfeited
+
+
+@transaction.atomic
+def entry_reinstate(*, entry: Entry) -> Entry:
+    """Undoes a withdrawal: the entry is paired again from the next round drawn (checked in
+    again if it had checked in). The games forfeited when it withdrew stand as forfeits; a
+    finished event takes no one back."""
+    event = lock_event(entry.event_id)
+    entry = Entry.objects.select_for_update().get(id=entry.id)
+    if entry.status != EntryStatus.WITHDRAWN:
+        raise InvalidInput(f"{entry.name} has not withdrawn.")
+    if event.status == EventStatus.FINISHED:
+        raise InvalidInput(f"{event.name} has finished: {entry.name} cannot come back.")
+    entry.status = EntryStatus.CHECKED_IN if entry.checked_in_at else EntryStatus.REGISTERED
+    entry.withdrawn_at = None
+    entry.save(update_fields=["status", "withdrawn_at"])
+    return entry
 
 
 SEATS = {Seat.NORTH: "north", Seat.EAST: "east", Seat.SOUTH: "south", Seat.WEST: "west"}

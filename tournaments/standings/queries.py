@@ -25,8 +25,15 @@ from .rows import Encounter, Row
 
 
 def decided(qs: QuerySet[Pairing]) -> QuerySet[Pairing]:
-    """Pairings with a result that counts: played to the end, a bye, a forfeit, adjusted."""
-    return qs.filter(cancelled=False).exclude(result=ResultKind.PENDING)
+    """Pairings with a result that counts: played to the end, a bye, a forfeit, adjusted.
+
+    A bye counts once it has its points (the round's average, set when a game of its round
+    ends, or set by the organiser): before a card is played it leads nobody's table."""
+    return (
+        qs.filter(cancelled=False)
+        .exclude(result=ResultKind.PENDING)
+        .exclude(result=ResultKind.BYE, home_points__isnull=True)
+    )
 
 
 def _side_totals(qs: QuerySet[Pairing], side: str, key: str) -> QuerySet[Pairing, dict[str, Any]]:

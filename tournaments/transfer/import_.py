@@ -38,6 +38,7 @@ from typing import Any
 from django.core.exceptions import ValidationError
 from django.db import DataError, IntegrityError, models, transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from kaiser_club.errors import NotAllowed
 from kaiser_club.models import Club, Player
@@ -176,7 +177,15 @@ def read_document(raw: bytes) -> Any:
     except _NotJsonNumber as exc:
         raise ImportRefused(f"The file is not JSON: {exc} is not a JSON number.") from None
     except json.JSONDecodeError as exc:
-        raise ImportRefused(f"The file is not JSON: {exc}") from None
+        # A sentence, not the parser's own message ("Expecting value: line 1 column 1").
+        raise ImportRefused(
+            _(
+                "The file is not JSON, so not an exported event (it stops making sense at "
+                "line %(line)s, column %(column)s). Choose the .json file that an event's "
+                "Export (JSON) link gave."
+            )
+            % {"line": exc.lineno, "column": exc.colno}
+        ) from None
     except RecursionError:
         raise ImportRefused(f"The file: {too_deep_text()}") from None
     if nesting_depth_exceeds(data):

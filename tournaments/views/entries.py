@@ -9,6 +9,7 @@ from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
 from kaiser_club.actors import Actor
@@ -110,7 +111,10 @@ def entry_import(request: HttpRequest, event: Event) -> HttpResponse:
     if form.cleaned_data.get("confirm") and preview.ok:
         result = attempt(request, lambda: services.entries_import(event=event, text=text))
         if result:
-            messages.success(request, f"{len(result.created)} entries imported.")
+            n = len(result.created)
+            messages.success(
+                request, ngettext("%(n)s entry imported.", "%(n)s entries imported.", n) % {"n": n}
+            )
             return back(event, "tournaments:entries")
     confirm = CsvForm(initial={"csv": text, "confirm": True})
     return _page(request, event, preview=preview, csv_form=confirm)
@@ -123,9 +127,16 @@ def entry_action(request: HttpRequest, event: Event, entry_id: int, action: str)
     if entry is None:
         raise Http404("No such entry in this event.")
     if action == "check-in":
-        attempt(request, lambda: services.entry_check_in(entry=entry), f"{entry} checked in.")
+        attempt(
+            request,
+            lambda: services.entry_check_in(entry=entry),
+            _("%(name)s is checked in.") % {"name": entry.name},
+        )
     elif action == "undo-check-in":
         attempt(request, lambda: services.entry_check_in(entry=entry, checked_in=False))
+    elif action == "withdraw" and request.POST.get("confirm") != "1":
+        # A withdrawal forfeits the entry's unfinished games: the page asks first.
+        return _page(request, event, confirm_withdraw=entry)
     elif action == "withdraw":
         forfeited = attempt(
             request,
@@ -136,8 +147,21 @@ def entry_action(request: HttpRequest, event: Event, entry_id: int, action: str)
         if isinstance(forfeited, list):
             messages.success(
                 request,
-                f"{entry} has withdrawn; {len(forfeited)} unfinished game(s) forfeited.",
+                ngettext(
+                    "%(name)s has withdrawn; %(n)s unfinished game forfeited. "
+                    "Reinstate undoes the withdrawal (the forfeit stands).",
+                    "%(name)s has withdrawn; %(n)s unfinished games forfeited. "
+                    "Reinstate undoes the withdrawal (the forfeits stand).",
+                    len(forfeited),
+                )
+                % {"name": entry.name, "n": len(forfeited)},
             )
+    elif action == "reinstate":
+        attempt(
+            request,
+            lambda: services.entry_reinstate(entry=entry),
+            _("%(name)s is back: paired again from the next round.") % {"name": entry.name},
+        )
     else:
         raise Http404("No such action.")
     return back(event, "tournaments:entries")
@@ -148,5 +172,9 @@ def entry_action(request: HttpRequest, event: Event, entry_id: int, action: str)
 def entries_check_in_all(request: HttpRequest, event: Event) -> HttpResponse:
     count = attempt(request, lambda: services.entry_check_in_all(event=event))
     if count is not None:
-        messages.success(request, f"{0 if count is True else count} entries checked in.")
+        n = 0 if count is True else int(count)
+        messages.success(
+            request,
+            ngettext("%(n)s entry checked in.", "%(n)s entries checked in.", n) % {"n": n},
+        )
     return back(event, "tournaments:entries")

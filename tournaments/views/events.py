@@ -7,6 +7,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 from django_htmx.http import HttpResponseClientRefresh
 
@@ -16,12 +17,15 @@ from kaiser_club.roles import Role
 from kaiser_club.selectors import club_ids_with_role
 
 from .. import services
+from ..choices import EventStatus, Format
 from ..forms import EventForm, EventSettingsForm, RulesForm
 from ..models import Event, GenerationJob, Season
+from ..naming import remember_rounds, round_name
+from ..pairing.pools import pool_name
 from ..permissions import EventAction, may_on_event
 from ..selectors import bracket_of, entries_of, events_visible_to, latest_job, rounds_of
 from ..services import actions
-from ..standings import event_player_standings, event_standings
+from ..standings import event_player_standings, event_standings, event_tables
 from .common import attempt, back, event_page
 
 
@@ -45,7 +49,7 @@ def event_list(request: HttpRequest) -> HttpResponse:
 def event_create(request: HttpRequest) -> HttpResponse:
     clubs = _organiser_clubs(request)
     if not clubs:
-        messages.error(request, "Only a club's organisers can create its events.")
+        messages.error(request, _("Only a club's organisers can create its events."))
         return redirect("tournaments:events")
     seasons = Season.objects.filter(club__in=clubs)
     form = EventForm(request.POST or None, clubs=clubs, seasons=seasons)
@@ -75,14 +79,25 @@ def event_detail(request: HttpRequest, event: Event) -> HttpResponse:
     standings = (
         event_player_standings(event=event) if event.individual else event_standings(event=event)
     )
+    pools = []
+    if event.format == Format.POOLS:
+        pools = [
+            (_("Pool %(name)s") % {"name": pool_name(number - 1)}, rows)
+            for number, rows in sorted(event_tables(event=event).pools.items())
+        ]
+    finished = event.status == EventStatus.FINISHED
+    rounds = list(rounds_of(event=event))
+    remember_rounds(event, rounds)
     return render(
         request,
         "tournaments/event_detail.html",
         {
             "event": event,
             "manage": manage,
-            "rounds": rounds_of(event=event),
-            "job": latest_job(event=event),
+            "rounds": rounds,
+            "job": None if finished else latest_job(event=event),
+            "finished": finished,
+            "pools": pools,
             "entry_count": entries_of(event=event).exclude(status="withdrawn").count(),
             "standings": standings,
         },
@@ -97,7 +112,7 @@ def event_settings(request: HttpRequest, event: Event) -> HttpResponse:
         for field in EventSettingsForm.base_fields
         if field not in ("club", "kind", "preset") and hasattr(event, field)
     }
-    initial["tiebreaks"] = ", ".join(event.tiebreaks)
+    initial["tiebreaks"] = list(event.tiebreaks)
     form = EventSettingsForm(
         request.POST if "settings" in request.POST else None, seasons=seasons, initial=initial
     )
@@ -109,7 +124,7 @@ def event_settings(request: HttpRequest, event: Event) -> HttpResponse:
             and attempt(
                 request,
                 lambda: services.event_update(event=event, **form.settings()),
-                "Settings saved.",
+                _("Settings saved."),
             )
         ):
             return back(event, "tournaments:event-settings")
@@ -119,7 +134,7 @@ def event_settings(request: HttpRequest, event: Event) -> HttpResponse:
             and attempt(
                 request,
                 lambda: services.event_change_rules(event=event, changes=rules.changes()),
-                "Rule set saved.",
+                _("Rule set saved."),
             )
         ):
             return back(event, "tournaments:event-settings")
@@ -139,7 +154,7 @@ def event_generate(request: HttpRequest, event: Event) -> HttpResponse:
     if request.htmx:  # type: ignore[attr-defined]
         return _job_panel(request, event, latest_job(event=event), refused=job is None)
     if isinstance(job, GenerationJob):
-        messages.info(request, "Generation queued.")
+        messages.info(request, _("Generation queued."))
     return back(event)
 
 
@@ -164,5 +179,5 @@ def event_bracket(request: HttpRequest, event: Event) -> HttpResponse:
     matches = list(bracket_of(event=event))
     rounds: dict[str, list[object]] = {}
     for match in matches:
-        rounds.setdefault(str(match.round), []).append(match)
+        rounds.setdefault(round_name(match.round, event), []).append(match)
     return render(request, "tournaments/bracket.html", {"event": event, "rounds": rounds})

@@ -12,7 +12,8 @@ from typing import Any
 from django import forms
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
-from django.utils.translation import gettext
+from django.utils.translation import gettext, ngettext
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from kaiser_club.actors import Actor
@@ -23,6 +24,7 @@ from scoring.forms import HandCorrectionForm
 from scoring.models import Hand
 
 from .. import services
+from ..clock_words import has_clock
 from ..forms import (
     AdjustForm,
     ByePointsForm,
@@ -33,6 +35,7 @@ from ..forms import (
     SwapForm,
 )
 from ..models import Event, Pairing, Round
+from ..naming import round_name
 from ..permissions import EventAction, may_on_event
 from ..selectors import pairing_in, pairings_of, round_in, still_playing
 from ..services import actions, corrections
@@ -54,6 +57,7 @@ def _round_page(
         "pairings": pairings,
         "playing": playing,
         "manage": may_on_event(user=request.user, action=EventAction.MANAGE, event=event),
+        "clocked": has_clock(event),
         "minutes_form": MinutesForm(initial={"minutes": 5}),
         "swap_tables_form": SwapForm(),
         "swap_teams_form": SwapForm(),
@@ -106,19 +110,25 @@ def _round_act(
 
 
 def _start(request: HttpRequest, event: Event, round_: Round) -> HttpResponse:
-    return _round_act(request, event, round_, actions.round_start, f"{round_} started.")
+    return _round_act(
+        request,
+        event,
+        round_,
+        actions.round_start,
+        _("%(round)s started.") % {"round": round_name(round_, event)},
+    )
 
 
 def _start_waiting(request: HttpRequest, event: Event, round_: Round) -> HttpResponse:
-    return _round_act(request, event, round_, actions.round_start_waiting, "Clocks started.")
+    return _round_act(request, event, round_, actions.round_start_waiting, _("Clocks started."))
 
 
 def _pause(request: HttpRequest, event: Event, round_: Round) -> HttpResponse:
-    return _round_act(request, event, round_, actions.round_pause, "Clocks paused.")
+    return _round_act(request, event, round_, actions.round_pause, _("Clocks paused."))
 
 
 def _resume(request: HttpRequest, event: Event, round_: Round) -> HttpResponse:
-    return _round_act(request, event, round_, actions.round_resume, "Clocks resumed.")
+    return _round_act(request, event, round_, actions.round_resume, _("Clocks resumed."))
 
 
 def _add_minutes(request: HttpRequest, event: Event, round_: Round) -> HttpResponse:
@@ -128,7 +138,14 @@ def _add_minutes(request: HttpRequest, event: Event, round_: Round) -> HttpRespo
         event,
         round_,
         actions.round_add_minutes,
-        lambda _: f"{form.cleaned_data['minutes']} minutes added to every running clock.",
+        lambda _result: (
+            ngettext(
+                "%(n)s minute added to every running clock.",
+                "%(n)s minutes added to every running clock.",
+                form.cleaned_data["minutes"],
+            )
+            % {"n": form.cleaned_data["minutes"]}
+        ),
         form=form,
         form_name="minutes_form",
     )
@@ -141,7 +158,7 @@ def _swap_tables(request: HttpRequest, event: Event, round_: Round) -> HttpRespo
         event,
         round_,
         actions.round_swap_tables,
-        "Tables swapped.",
+        _("Tables swapped."),
         form=form,
         form_name="swap_tables_form",
     )
@@ -154,7 +171,7 @@ def _swap_teams(request: HttpRequest, event: Event, round_: Round) -> HttpRespon
         event,
         round_,
         actions.round_swap_teams,
-        "Teams swapped.",
+        _("Teams swapped."),
         form=form,
         form_name="swap_teams_form",
     )
@@ -189,6 +206,19 @@ def _seated(pairing: Pairing) -> list[Any]:
     return [game.north, game.east, game.south, game.west] if game else []
 
 
+def _names(pairing: Pairing) -> tuple[str, str]:
+    """The two sides by the names the page shows (a team, or a progressive pair)."""
+
+    def name(entry: Any, team: Any) -> str:
+        if entry is not None:
+            return str(entry.name)
+        if team is not None:
+            return f"{team.player_one.name} & {team.player_two.name}"
+        return "?"
+
+    return (name(pairing.home, pairing.home_team), name(pairing.away, pairing.away_team))
+
+
 def _pairing_page(
     request: HttpRequest, event: Event, pairing: Pairing, *, status: int = 200, **bound: Any
 ) -> HttpResponse:
@@ -197,9 +227,10 @@ def _pairing_page(
         "event": event,
         "pairing": pairing,
         "manage": may_on_event(user=request.user, action=EventAction.MANAGE, event=event),
-        "forfeit_form": ForfeitForm(),
+        "forfeit_form": ForfeitForm(names=_names(pairing)),
         "adjust_form": AdjustForm(
-            initial={"home_points": pairing.home_points, "away_points": pairing.away_points}
+            names=_names(pairing),
+            initial={"home_points": pairing.home_points, "away_points": pairing.away_points},
         ),
         "bye_form": ByePointsForm(
             initial={"points_for": pairing.home_points, "points_against": pairing.away_points}
@@ -314,26 +345,26 @@ def _pairing_act(
 
 
 def _forfeit(request: HttpRequest, event: Event, pairing: Pairing) -> HttpResponse:
-    form = ForfeitForm(request.POST)
+    form = ForfeitForm(request.POST, names=_names(pairing))
     return _pairing_act(
         request,
         event,
         pairing,
         actions.pairing_forfeit,
-        "Forfeit recorded.",
+        _("Forfeit recorded."),
         form=form,
         form_name="forfeit_form",
     )
 
 
 def _adjust(request: HttpRequest, event: Event, pairing: Pairing) -> HttpResponse:
-    form = AdjustForm(request.POST)
+    form = AdjustForm(request.POST, names=_names(pairing))
     return _pairing_act(
         request,
         event,
         pairing,
         actions.pairing_adjust,
-        "Adjusted result recorded.",
+        _("Adjusted result recorded."),
         form=form,
         form_name="adjust_form",
     )
@@ -341,7 +372,9 @@ def _adjust(request: HttpRequest, event: Event, pairing: Pairing) -> HttpRespons
 
 def _late(late: bool) -> PairingAction:
     def view(request: HttpRequest, event: Event, pairing: Pairing) -> HttpResponse:
-        return _pairing_act(request, event, pairing, actions.pairing_mark_late, "Saved.", late=late)
+        return _pairing_act(
+            request, event, pairing, actions.pairing_mark_late, _("Saved."), late=late
+        )
 
     return view
 
@@ -353,7 +386,7 @@ def _bye_points(request: HttpRequest, event: Event, pairing: Pairing) -> HttpRes
         event,
         pairing,
         actions.pairing_set_bye_points,
-        "Bye points saved.",
+        _("Bye points saved."),
         form=form,
         form_name="bye_form",
     )
@@ -366,7 +399,7 @@ def _substitute(request: HttpRequest, event: Event, pairing: Pairing) -> HttpRes
         event,
         pairing,
         actions.pairing_substitute,
-        "Substitute seated for this game.",
+        _("Substitute seated for this game."),
         form=form,
         form_name="substitute_form",
     )
@@ -375,7 +408,7 @@ def _substitute(request: HttpRequest, event: Event, pairing: Pairing) -> HttpRes
 def _clock(action: str) -> PairingAction:
     def view(request: HttpRequest, event: Event, pairing: Pairing) -> HttpResponse:
         return _pairing_act(
-            request, event, pairing, actions.pairing_clock, "Clock updated.", action=action
+            request, event, pairing, actions.pairing_clock, _("Clock updated."), action=action
         )
 
     return view
@@ -388,7 +421,7 @@ def _clock_add(request: HttpRequest, event: Event, pairing: Pairing) -> HttpResp
         event,
         pairing,
         actions.pairing_clock,
-        "Clock updated.",
+        _("Clock updated."),
         form=form,
         form_name="clock_form",
         action="add",
@@ -402,7 +435,7 @@ def _rollback(request: HttpRequest, event: Event, pairing: Pairing) -> HttpRespo
         event,
         pairing,
         actions.pairing_rollback,
-        "Later games rolled back; this game's result now goes on again.",
+        _("Later games rolled back; this game's result now goes on again."),
         form=form,
         form_name="rollback_form",
     )

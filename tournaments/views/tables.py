@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from .. import services
@@ -38,9 +39,17 @@ def table_action(request: HttpRequest, event: Event, table_id: int, action: str)
     if table is None:
         raise Http404("No such table.")
     if action == "revoke":
-        attempt(request, lambda: services.table_revoke(table=table), f"{table}'s code revoked.")
+        attempt(
+            request,
+            lambda: services.table_revoke(table=table),
+            _("The code of table %(n)s is revoked.") % {"n": table.number},
+        )
     elif action == "renew":
-        attempt(request, lambda: services.table_renew(table=table), f"{table} has a new code.")
+        attempt(
+            request,
+            lambda: services.table_renew(table=table),
+            _("Table %(n)s has a new code.") % {"n": table.number},
+        )
     else:
         raise Http404("No such action.")
     return back(event, "tournaments:tables")
@@ -49,5 +58,5 @@ def table_action(request: HttpRequest, event: Event, table_id: int, action: str)
 @require_POST
 @event_page(EventAction.MANAGE)
 def table_add(request: HttpRequest, event: Event) -> HttpResponse:
-    attempt(request, lambda: services.table_add(event=event), "Table added.")
+    attempt(request, lambda: services.table_add(event=event), _("Table added."))
     return back(event, "tournaments:tables")

@@ -12,6 +12,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
 
 from kaiser_club.errors import KaiserError
 
@@ -104,9 +105,12 @@ def event_upload(request: HttpRequest) -> HttpResponse:
         result = event_import(data=data, actor=request.user, choices=choices)
     except KaiserError as exc:
         # The services' sentence, as the API gives it (403 when the role does not allow it).
-        messages.error(request, f"Nothing was imported. {exc.message}")
+        messages.error(request, _("Nothing was imported. %(why)s") % {"why": exc.message})
         return _page(request, status=exc.status)
-    messages.success(request, f"{result.event.name} is imported, with new table codes.")
+    messages.success(
+        request,
+        _("%(name)s is imported, with new table codes.") % {"name": result.event.name},
+    )
     messages.success(request, people_summary(result.people))
     for note in result.notes:
         messages.info(request, str(note))

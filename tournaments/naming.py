@@ -1,0 +1,111 @@
+"""Rounds and games named as players name them: Final, Semi-final 2, Third place, Pool A,
+Winners' round 2, rather than the codes the bracket stores ("Round 3 (3P, W3)", "W3-1").
+
+The stored codes stay what they are (exports, the API and the bracket's links read them);
+only what a person reads is worded here, in their language. The pages, the PDFs and the
+projector all name rounds and games through these two functions."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from django.utils.translation import gettext as _
+
+from .choices import Format
+from .pairing.pools import pool_name
+
+CODE = re.compile(r"^(GF2|GF|3P|[WL]\d+)(?:-(\d+))?$")
+LABEL_CODES = re.compile(r"\b(GF2|GF|3P|[WL]\d+)\b")
+
+
+def remember_rounds(event: Any, rounds: Any) -> None:
+    """Reads the bracket's depth from the event's rounds already at hand (their labels name
+    every stage a round plays), so that naming them costs no query."""
+    numbers = [
+        int(code[1:])
+        for round_ in rounds
+        for code in LABEL_CODES.findall(round_.label or "")
+        if code.startswith("W")
+    ]
+    event._last_winners_round = max(numbers, default=0)
+
+
+def last_winners_round(event: Any) -> int:
+    """The number of the winners' bracket's last round (its final): one query at most, kept
+    on the event for the rest of the page (none where the format has no such final)."""
+    cached = getattr(event, "_last_winners_round", None)
+    if cached is not None:
+        return int(cached)
+    if event.format not in (Format.SINGLE_ELIMINATION, Format.POOLS):
+        return 0
+    from .models import Pairing
+
+    codes = Pairing.objects.filter(event_id=event.id, stage="winners").values_list(
+        "code", flat=True
+    )
+    numbers = [int(m.group(1)[1:]) for c in codes if (m := CODE.match(c or ""))]
+    event._last_winners_round = max(numbers, default=0)
+    return int(event._last_winners_round)
+
+
+def _knockout_round(event: Any, number: int, *, plural: bool) -> str:
+    """A single-elimination winners' round by its distance from the final."""
+    if event.format == Format.DOUBLE_ELIMINATION:
+        return _("Winners' round %(n)s") % {"n": number}
+    to_go = last_winners_round(event) - number
+    if to_go == 0:
+        return _("Final")
+    if to_go == 1:
+        return _("Semi-finals") if plural else _("Semi-final")
+    if to_go == 2:
+        return _("Quarter-finals") if plural else _("Quarter-final")
+    return _("Round %(n)s of the knockout") % {"n": number}
+
+
+def _stage(event: Any, code: str, *, plural: bool) -> str:
+    if code == "GF":
+        return _("Grand final")
+    if code == "GF2":
+        return _("Grand final, reset game")
+    if code == "3P":
+        return _("Third place")
+    if code.startswith("L"):
+        return _("Losers' round %(n)s") % {"n": int(code[1:])}
+    return _knockout_round(event, int(code[1:]), plural=plural)
+
+
+def round_name(round_: Any, event: Any) -> str:
+    """A round as players name it: "Semi-finals", "Final · Third place", "Pool stage, round
+    2", "Round 3"; a label the organiser typed stays as typed."""
+    codes = LABEL_CODES.findall(round_.label or "")
+    if codes:
+        order = {"W": 0, "L": 1, "3": 2, "G": 3}
+        codes = sorted(set(codes), key=lambda c: (order.get(c[0], 9), c))
+        return " · ".join(_stage(event, code, plural=True) for code in codes)
+    if round_.label and not re.fullmatch(r"Round \d+", round_.label):
+        return str(round_.label)
+    if event.format == Format.POOLS:
+        return _("Pool stage, round %(n)s") % {"n": round_.number}
+    return _("Round %(n)s") % {"n": round_.number}
+
+
+def game_name(pairing: Any, event: Any, *, short: bool = False) -> str:
+    """A game of a round as players name it: "Final", "Semi-final 2", "Third place",
+    "Losers' round 2, game 1", "Pool A"; empty when a round's games need no name. ``short``:
+    where the bracket's section already says winners' or losers' ("Round 2, game 1")."""
+    match = CODE.match(pairing.code or "")
+    if match is not None:
+        code, index = match.group(1), match.group(2)
+        double = event.format == Format.DOUBLE_ELIMINATION
+        if short and index is not None and double and code[0] in "WL":
+            return _("Round %(n)s, game %(i)s") % {"n": int(code[1:]), "i": index}
+        name = _stage(event, code, plural=False)
+        if index is None or name == _("Final"):
+            return name
+        if name in (_("Semi-final"), _("Quarter-final")):
+            return f"{name} {index}"
+        return _("%(stage)s, game %(n)s") % {"stage": name, "n": index}
+    if getattr(pairing, "pool", None):
+        return _("Pool %(name)s") % {"name": pool_name(pairing.pool - 1)}
+    return str(pairing.code or "")
