@@ -340,11 +340,13 @@ class LeaseKeeper(threading.Thread):
         every = running_timeout().total_seconds() / 4
         try:
             while not self.done.wait(every):
-                ReportJob.objects.filter(
-                    id=self.job_id, status=JobStatus.RUNNING, claimed_by=self.token
-                ).update(lease_until=timezone.now() + running_timeout())
-        except Exception:  # the database away for a moment: the lease may lapse, that is all
-            log.warning("Could not extend the lease of report job %s", self.job_id)
+                try:
+                    ReportJob.objects.filter(
+                        id=self.job_id, status=JobStatus.RUNNING, claimed_by=self.token
+                    ).update(lease_until=timezone.now() + running_timeout())
+                except Exception:  # the database away for a moment: the next beat tries again
+                    log.warning("Could not extend the lease of report job %s", self.job_id)
+                    connections.close_all()
         finally:
             connections.close_all()  # this thread's own connection
 
