@@ -33,7 +33,7 @@
     const style = getComputedStyle(el);
     if (style.display === "none" || style.visibility === "hidden" || el.closest("script,style,template,[hidden]")) continue;
     if (!el.getClientRects().length) continue;
-    texts.push(node.textContent.replace(/\s+/g, " ").trim());
+    if (!el.closest("code")) texts.push(node.textContent.replace(/\s+/g, " ").trim()); // a column, a code: as typed
     const font = `${style.fontStyle} ${style.fontWeight} 32px ${style.fontFamily}`;
     for (const ch of node.textContent) {
       if (ch.charCodeAt(0) < 128 || /\s/.test(ch)) continue;

@@ -7,6 +7,16 @@ from __future__ import annotations
 from django.core.management import call_command
 
 PageList = list[tuple[str, str, bool]]
+PARTNERSHIPS = (
+    "Desjardins et Bear",
+    "Melnyk et Okafor",
+    "Tremblay et Kowalchuk",
+    "Lavoie et Singh",
+    "Gagnon et Yellowquill",
+    "Bouchard et Petrenko",
+    "Côté et Ratt",
+    "Roy et Wiebe",
+)
 
 
 def double_elimination() -> int:
@@ -16,13 +26,23 @@ def double_elimination() -> int:
     from kaiser_club.actors import Actor
     from kaiser_club.models import Club
     from kaiser_club.roles import Role
+    from scoring.models import Team
     from tests.factories import member
     from tests.tournaments.helpers import generate, make_event, win_for
-    from tournaments.models import Pairing
+    from tournaments.models import Entry, Pairing
     from tournaments.services import actions
 
     club = Club.objects.get(slug="regina-kaiser")
     event = make_event(teams=8, format="double_elimination", club=club)
+    # Names as a club's would be (the helper's "Team 1" reads as English on French pages).
+    event.name = "Coupe de la Saskatchewan"
+    event.save(update_fields=["name"])
+    for entry, name in zip(
+        Entry.objects.filter(event=event).order_by("id"), PARTNERSHIPS, strict=True
+    ):
+        entry.name = name
+        entry.save(update_fields=["name"])
+        Team.objects.filter(id=entry.team_id).update(name=name)
     generate(event)
     rows = {p.code: p for p in Pairing.objects.filter(event=event).select_related("home")}
     win_for(rows["W1-1"], rows["W1-1"].home)

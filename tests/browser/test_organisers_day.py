@@ -137,18 +137,20 @@ def test_the_organisers_day(laptop: tuple[Any, Club], chromium: Any, live_server
     change = GameChange.objects.get(game_id=pairing.game_id, action="correct")
     assert change.reason == "North–South took 7 tricks, not 8"
 
-    # The standings PDF. TODO(lead): open it from the event's menu ("Reports", branch ui-nav)
-    # once that link is merged; this branch opens the reports page by its address.
-    page.goto(f"/events/{event.id}/reports/")
+    # The standings PDF, from the event's menu.
+    page.goto(f"/events/{event.id}/")
+    page.locator("nav.event-nav").get_by_role("link", name="Reports (PDF)").click()
+    expect(page).to_have_url(re.compile(rf"/events/{event.id}/reports/$"))
     page.get_by_role("button", name="Standings", exact=True).click()
     expect(page.get_by_role("link", name="Download PDF").first).to_be_visible(timeout=60_000)
     link = page.get_by_role("link", name="Download PDF").first.get_attribute("href")
     answer = context.request.get(link)
     assert answer.ok and answer.body()[:5] == b"%PDF-", (answer.status, answer.headers)
 
-    # The public standings. TODO(lead): open them from the public index /e/ (branch ui-nav)
-    # once it is merged; this branch opens them by their address.
+    # The public standings, as a player finds them: the public index, the event, its standings.
     hall = context.new_page()
-    hall.goto(f"/e/{event.id}/standings/")
+    hall.goto("/e/")
+    hall.get_by_role("link", name=event.name).first.click()
+    hall.get_by_role("link", name="Standings", exact=True).first.click()
     expect(hall.locator("table.standings tbody tr")).to_have_count(8)
     expect(hall).to_have_url(re.compile(rf"/e/{event.id}/standings/$"))

@@ -400,11 +400,9 @@ def test_the_page_in_french(tablet: Any) -> None:
     keeper.record()
     keeper.settled()
     expect(page.locator("#pending h2")).to_have_text("Donne 1 : à confirmer")
-    keeper.tap("#pending [data-action=confirm][data-seat='2']")
-    expect(page.locator("#notice")).to_have_text(
-        "Sud est partenaire du joueur qui a entré cette donne : "
-        "un joueur de l’équipe Est–Ouest la confirme."
-    )
+    # Only the other partnership (East, West) is offered to confirm; South, the partner, is not.
+    expect(page.locator("#pending [data-action=confirm][data-seat='2']")).to_have_count(0)
+    expect(page.locator("#pending [data-action=confirm][data-seat='1']")).to_have_count(1)
     text = page.locator("body").inner_text()
     assert english_left_on(text) == []
     page.set_viewport_size({"width": 390, "height": 844})

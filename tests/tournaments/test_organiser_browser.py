@@ -87,7 +87,7 @@ def _create_event(page: Any, name: str) -> Event:
     page.get_by_label("Venue").fill("Legion hall")
     page.get_by_label("Format").select_option(label="Swiss")
     page.get_by_label("Rounds").fill("3")
-    expect(page.get_by_label("Check in required")).to_be_checked()
+    expect(page.get_by_label("Check-in before the first round")).to_be_checked()
     page.get_by_role("button", name="Create the event").click()
     expect(page).to_have_url(re.compile(r"/events/\d+/$"))
     expect(page.get_by_role("heading", name=name)).to_be_visible()
@@ -135,7 +135,7 @@ def test_a_tournament_day_from_the_new_event_form_to_the_standings(laptop: Any, 
 
     # One team checked in by hand, then everyone else at once.
     rows.filter(has_text="Aces High").get_by_role("button", name="Check in", exact=True).click()
-    expect(_messages(page)).to_contain_text("Aces High checked in.")
+    expect(_messages(page)).to_contain_text("Aces High is checked in.")
     expect(rows.filter(has_text="Aces High")).to_contain_text("Checked in")
     page.get_by_role("button", name="Check everyone in").click()
     expect(_messages(page)).to_contain_text("3 entries checked in.")
