@@ -19,7 +19,7 @@ from ..forms import EventForm, EventSettingsForm, RulesForm
 from ..models import Event, GenerationJob, Season
 from ..permissions import EventAction, may_on_event
 from ..selectors import bracket_of, entries_of, events_visible_to, latest_job, rounds_of
-from ..standings import event_player_standings, event_standings
+from ..standings import event_tables
 from .common import attempt, back, event_page
 
 
@@ -70,9 +70,7 @@ def event_create(request: HttpRequest) -> HttpResponse:
 @event_page()
 def event_detail(request: HttpRequest, event: Event) -> HttpResponse:
     manage = may_on_event(user=request.user, action=EventAction.MANAGE, event=event)
-    standings = (
-        event_player_standings(event=event) if event.individual else event_standings(event=event)
-    )
+    standings = event_tables(event=event).placings
     return render(
         request,
         "tournaments/event_detail.html",
