@@ -54,6 +54,9 @@ class Play:
             services.pairing_forfeit(pairing=row, forfeiting=side, reason="Did not come")
             self.log.append(f"{row.code or row.id}: {side} forfeits")
         elif roll < self.forfeits + self.adjusted:
+            # Played, then the organiser corrects the score sheet: perhaps another winner
+            # (a bracket then takes back the next game the first winner was sent to).
+            self.play(row)
             winner = self.rnd.choice(["home", "away"])
             high, low = self.rnd.randint(52, 70), self.rnd.randint(-20, 51)
             home, away = (high, low) if winner == "home" else (low, high)
@@ -66,10 +69,13 @@ class Play:
             )
             self.log.append(f"{row.code or row.id}: adjusted, {winner} wins")
         else:
-            side = self.rnd.choice([Side.NS, Side.EW])
-            assert row.game_id is not None
-            win_game(row.game_id, side)
-            self.log.append(f"{row.code or row.id}: {side} wins")
+            self.play(row)
+
+    def play(self, row: Pairing) -> None:
+        side = self.rnd.choice([Side.NS, Side.EW])
+        assert row.game_id is not None
+        win_game(row.game_id, side)
+        self.log.append(f"{row.code or row.id}: {side} wins")
 
     def maybe_withdraw(self, event: Event) -> None:
         if not self.withdrawals or self.rnd.random() >= self.withdraw_chance:

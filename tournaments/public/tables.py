@@ -105,10 +105,10 @@ class StandingsTable(FastBody, tables.Table):
         return "withdrawn" if record.withdrawn else ""
 
     def render_place(self, record: Row) -> str:
-        return f"{record.place}=" if record.tied else str(record.place)
+        return record.place_text
 
-    def value_place(self, record: Row) -> int:
-        return record.place
+    def value_place(self, record: Row) -> str:
+        return record.place_text  # "5=" in the file too: a shared place says so
 
     def render_name(self, record: Row) -> SafeString:
         note = format_html(' <small class="muted">({})</small>', _("withdrawn"))
