@@ -186,7 +186,7 @@ def test_pools_then_knockout_of_eight():
     event = make_event(teams=8, format="pools", pool_count=2, pool_advance=2)
     play_rounds(event)
     pools = {
-        pool: sorted(Entry.objects.filter(event=event, pool=pool).values_list("seed", flat=True))
+        pool: sorted(seed(entry) for entry in Entry.objects.filter(event=event, pool=pool))
         for pool in (1, 2)
     }
     assert pools == {1: [1, 4, 5, 8], 2: [2, 3, 6, 7]}

@@ -125,8 +125,8 @@ def standings_data(*, event: Event) -> dict[str, Any]:
     found = event_tables(event=event)
     sections: list[StandingsSection] = []
     if found.kind == "players":
-        rows = [_row(r) for r in found.placings]
-        sections.append(StandingsSection(_("Players"), rows, individual=True))
+        players = [_row(r) for r in found.placings]
+        sections.append(StandingsSection(_("Players"), players, individual=True))
     elif found.kind == "pools":
         for pool, rows in found.pools.items():
             sections.append(StandingsSection(f"{_('Pool')} {pool}", [_row(r) for r in rows]))
