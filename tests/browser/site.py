@@ -42,7 +42,8 @@ def double_elimination() -> int:
     ):
         entry.name = name
         entry.save(update_fields=["name"])
-        Team.objects.filter(id=entry.team_id).update(name=name)
+        if entry.team_id is not None:
+            Team.objects.filter(id=entry.team_id).update(name=name)
     generate(event)
     rows = {p.code: p for p in Pairing.objects.filter(event=event).select_related("home")}
     win_for(rows["W1-1"], rows["W1-1"].home)

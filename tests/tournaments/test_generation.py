@@ -98,8 +98,11 @@ def test_round_robin_meets_everyone_once_with_one_bye_each_in_an_odd_field():
         (frozenset(pair) for pair in combinations(ids, 2)), key=sorted
     )
     assert sorted(byes) == sorted(ids)
-    job = generate(event)
-    assert job.error == "All 5 rounds of this round robin have been generated."
+    # "Rounds" was left blank: the event ends with its schedule's last game all the same.
+    event.refresh_from_db()
+    assert event.rounds is None and event.status == "finished"
+    with pytest.raises(InvalidInput, match="This event is finished"):
+        generate(event)
 
 
 def test_a_round_can_be_drawn_again_until_it_starts():

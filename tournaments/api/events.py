@@ -20,7 +20,7 @@ from ..models import Event, GenerationJob, Season
 from ..permissions import EventAction, may_in_club
 from ..selectors import events_visible_to, season_for, seasons_visible_to
 from ..services import actions
-from ..standings import event_player_standings, event_standings, season_leaderboard
+from ..standings import event_tables, season_leaderboard
 from .base import ERRORS, EventView
 from .serializers import (
     EventCreateSerializer,
@@ -134,12 +134,7 @@ class StandingsView(EventView):
     @extend_schema(responses={200: StandingSerializer(many=True), **ERRORS})
     def get(self, request: Request, pk: int) -> Response:
         event = self.event(request, pk)
-        rows = (
-            event_player_standings(event=event)
-            if event.individual
-            else event_standings(event=event)
-        )
-        return Response(StandingSerializer(rows, many=True).data)
+        return Response(StandingSerializer(event_tables(event=event).placings, many=True).data)
 
 
 class GenerateView(EventView):

@@ -410,7 +410,14 @@ class TableSerializer(serializers.ModelSerializer[Table]):
 
 
 class StandingSerializer(serializers.Serializer[Any]):
-    place = serializers.IntegerField()
+    """One line of an event's placings, in order: ``place`` is shared by the rows of one
+    band (``place`` to ``place_to``, ``tied``), printed ``place_text`` ("5="); a team still
+    playing in a bracket has no place yet (null, "")."""
+
+    place = serializers.SerializerMethodField()
+    place_to = serializers.SerializerMethodField()
+    tied = serializers.BooleanField()
+    place_text = serializers.CharField()
     id = serializers.IntegerField()
     name = serializers.CharField()
     seed = serializers.IntegerField(allow_null=True)
@@ -423,3 +430,10 @@ class StandingSerializer(serializers.Serializer[Any]):
     points_against = serializers.IntegerField()
     point_difference = serializers.IntegerField()
     buchholz = serializers.IntegerField()
+    pool = serializers.IntegerField(allow_null=True)
+
+    def get_place(self, row: Any) -> int | None:
+        return row.place or None
+
+    def get_place_to(self, row: Any) -> int | None:
+        return row.placing[1] if row.placing else None

@@ -105,10 +105,10 @@ class StandingsTable(FastBody, tables.Table):
         return "withdrawn" if record.withdrawn else ""
 
     def render_place(self, record: Row) -> str:
-        return f"{record.place}=" if record.tied else str(record.place)
+        return record.place_text
 
-    def value_place(self, record: Row) -> int:
-        return record.place
+    def value_place(self, record: Row) -> str:
+        return record.place_text  # "5=" in the file too: a shared place says so
 
     def render_name(self, record: Row) -> SafeString:
         note = format_html(' <small class="muted">({})</small>', _("withdrawn"))
@@ -160,8 +160,10 @@ class StandingsTable(FastBody, tables.Table):
 
 
 class PlacingsTable(FastBody, tables.Table):
-    """Final placings of an elimination bracket."""
+    """Final placings of an elimination bracket (or of pools then a knockout): "#" as every
+    surface prints it ("5=" for a shared fifth), "Place" as the band it shares."""
 
+    place = tables.Column(verbose_name="#", attrs=NUM, empty_values=(), orderable=False)
     placing = tables.Column(verbose_name=_("Place"), empty_values=(), orderable=False)
     name = tables.Column(verbose_name=_("Team"))
     wins = tables.Column(verbose_name=_("Won"), attrs=NUM)
@@ -189,6 +191,12 @@ class PlacingsTable(FastBody, tables.Table):
         self.event_id = event_id
         self.now_playing = now_playing
 
+    def render_place(self, record: Row) -> str:
+        return record.place_text or "–"
+
+    def value_place(self, record: Row) -> str:
+        return record.place_text
+
     def render_placing(self, record: Row) -> str:
         return placing_label(record.placing) or str(_("still playing"))
 
@@ -209,18 +217,20 @@ class PlacingsTable(FastBody, tables.Table):
 
 
 def csv_response(filename: str, sections: Iterable[tuple[str, tables.Table]]) -> HttpResponse:
-    """One CSV file from one or more tables (a first column names the pool when several)."""
+    """One CSV file from one or more tables. Several tables (the pools, then the final
+    placings) are written one after the other, each under its own header, a blank line
+    between them; a first column names the table of each line."""
     response = HttpResponse(content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{filename}"'
     writer = CsvWriter(response)  # the app's one CSV writer: no cell runs as a formula
     sections = list(sections)
-    header_written = False
-    for label, table in sections:
+    several = len(sections) > 1
+    for index, (label, table) in enumerate(sections):
         values = list(table.as_values())
         header, body = values[0], values[1:]
-        if not header_written:
-            writer.writerow(([str(_("Pool"))] if len(sections) > 1 else []) + header)
-            header_written = True
+        if several and index:
+            writer.writerow([])
+        writer.writerow(([str(_("Table"))] if several else []) + header)
         for line in body:
-            writer.writerow(([label] if len(sections) > 1 else []) + line)
+            writer.writerow(([label] if several else []) + line)
     return response

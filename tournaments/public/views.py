@@ -44,6 +44,8 @@ PART_CACHE_SECONDS = 600
 RENDER_LOCK_SECONDS = 30  # a rendering that died leaves its lock no longer than this
 PROJECTOR_TABLES_PER_PANEL = 12
 PROJECTOR_ROWS_PER_PANEL = 10
+LEADERS = 5  # the home page's box: the top five places (and every team sharing one)
+BRACKET_PLACES = 4  # under the bracket: the places it has decided so far, down to 4th
 
 Builder = Callable[[Versions], dict[str, Any]]
 
@@ -195,7 +197,7 @@ def _standings_tables(
             rows, order_by_metrics=standings.order_by, prefix=f"p{number}-", **common
         )
         sections.append((_("Pool %(name)s") % {"name": pool_name(number - 1)}, table))
-    if standings.placings:
+    if standings.kind == "placings" or standings.knockout:
         sections.append((_("Final placings"), PlacingsTable(standings.placings, **common)))
     return standings, sections
 
@@ -221,13 +223,12 @@ def event_home(request: HttpRequest, event_id: int) -> HttpResponse:
         current = selectors.current_round(rounds)
         playing = _lines(selectors.live_pairings(event))
         standings = event_tables(event=event, version=versions.results)
-        leaders = (standings.rows or standings.placings)[:5]
         return {
             "rounds": rounds,
             "current": current,
             "playing": playing,
             "clock": selectors.round_clock([line.pairing for line in playing]),
-            "leaders": leaders,
+            "leaders": standings.top(LEADERS),
             "standings_kind": standings.kind,
             "entries": selectors.entries_of(event) if not rounds else [],
         }
@@ -266,7 +267,11 @@ def bracket(request: HttpRequest, event_id: int) -> HttpResponse:
     def build(versions: Versions) -> dict[str, Any]:
         rows = selectors.bracket_rows(event)
         remember_rounds(event, {p.round for p in rows if p.round_id})
-        return {"drawing": draw(rows, event)}
+        drawing = draw(rows, event)
+        placed: list[Any] = []
+        if drawing.boxes:
+            placed = event_tables(event=event, version=versions.results).top(BRACKET_PLACES)
+        return {"drawing": drawing, "placed": placed}
 
     return live_page(request, event, "public/_bracket.html", build)
 
@@ -342,12 +347,7 @@ def team(request: HttpRequest, event_id: int, entry_id: int) -> HttpResponse:
         if entry is None:
             raise Http404(_("This event has no such team."))
         standings = event_tables(event=event, version=versions.results)
-        rows = (
-            standings.rows
-            or standings.placings
-            or [r for rows in standings.pools.values() for r in rows]
-        )
-        row = next((r for r in rows if r.id == entry.id), None)
+        row = next((r for r in standings.placings if r.id == entry.id), None)
         players = []
         if entry.team is not None:
             players = [player_name(entry.team.player_one), player_name(entry.team.player_two)]
@@ -393,9 +393,7 @@ def projector(request: HttpRequest, event_id: int) -> HttpResponse:
         current = selectors.current_round(rounds)
         lines = _lines(selectors.pairings_of_round(current)) if current else []
         standings = event_tables(event=event, version=versions.results)
-        rows = standings.rows or standings.placings
-        if not rows and standings.pools:
-            rows = [r for pool in standings.pools.values() for r in pool]
+        rows = standings.placings
         return {
             "current": current,
             "clock": selectors.round_clock([line.pairing for line in lines]),

@@ -19,14 +19,14 @@ from scoring.convert import game_rules
 from scoring.models import Game, Hand
 from scoring.rules import KaiserBid, NoTrump, RuleSet, StealTheFive
 
-from ..choices import Format, ResultKind, SlotSide, Tiebreak
-from ..models import Entry, Event, Pairing, ReportJob, Round, Table
+from ..choices import ResultKind, SlotSide, Tiebreak
+from ..models import Event, Pairing, ReportJob, Round, Table
 from ..naming import game_name, round_name
 from ..qr import qr_svg
 from ..rules_form import preset_title
 from ..selectors import PAIRING_RELATED
 from ..services.tables import display_code, table_path
-from ..standings import event_player_standings, event_standings
+from ..standings import event_tables
 
 PAIRING_PEOPLE = [
     *PAIRING_RELATED,
@@ -126,44 +126,49 @@ class StandingsSection:
 
 
 def _row(row: Any) -> dict[str, Any]:
-    """A standings row as the template reads it (only attributes every row shape has)."""
+    """A standings row as the template reads it, its place printed as every surface prints
+    it ("5=" for a shared fifth; "–" for a team still playing in a bracket)."""
     return {
-        "place": getattr(row, "place", 0),
+        "place": row.place_text or "–",
         "name": row.name,
         "games": row.games,
         "wins": row.wins,
         "losses": row.losses,
-        "byes": getattr(row, "byes", 0),
+        "byes": row.byes,
         "points_for": row.points_for,
         "points_against": row.points_against,
         "difference": row.point_difference,
-        "buchholz": getattr(row, "buchholz", 0),
-        "withdrawn": getattr(row, "withdrawn", False),
+        "buchholz": row.buchholz,
+        "withdrawn": row.withdrawn,
     }
 
 
 def standings_data(*, event: Event) -> dict[str, Any]:
+    """The standings PDF: the event's placings (``event_tables``, as every surface shows
+    them); a pools event's pool tables first, then, once the knockout is drawn, the final
+    placings."""
+    found = event_tables(event=event)
     sections: list[StandingsSection] = []
-    if event.individual:
-        rows = event_player_standings(event=event)
-        sections.append(StandingsSection(_("Players"), [_row(r) for r in rows], individual=True))
-    elif event.format == Format.POOLS:
-        pools = sorted(
-            {p for p in Entry.objects.filter(event=event).values_list("pool", flat=True) if p}
-        )
-        for pool in pools:
-            rows = event_standings(event=event, pool=pool)
+    if found.kind == "players":
+        players = [_row(r) for r in found.placings]
+        sections.append(StandingsSection(_("Players"), players, individual=True))
+    elif found.kind == "pools":
+        for pool, rows in found.pools.items():
             sections.append(StandingsSection(f"{_('Pool')} {pool}", [_row(r) for r in rows]))
-        if not pools:
-            sections.append(StandingsSection("", [_row(r) for r in event_standings(event=event)]))
+        if found.knockout or not found.pools:
+            title = _("Final placings") if found.knockout else ""
+            sections.append(StandingsSection(title, [_row(r) for r in found.placings]))
+    elif found.kind == "placings":
+        sections.append(StandingsSection(_("Final placings"), [_row(r) for r in found.placings]))
     else:
-        sections.append(StandingsSection("", [_row(r) for r in event_standings(event=event)]))
+        sections.append(StandingsSection("", [_row(r) for r in found.placings]))
     labels = dict(Tiebreak.choices)
-    order = [str(labels.get(name, name)) for name in (event.tiebreaks or [])]
+    order = [str(labels.get(name, name)) for name in found.order_by]
     return {
         "sections": sections,
         "tiebreaks": order,
-        "show_buchholz": "buchholz" in (event.tiebreaks or []),
+        "show_buchholz": "buchholz" in found.order_by,
+        "by_bracket": found.kind == "placings",
     }
 
 

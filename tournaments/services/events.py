@@ -16,10 +16,10 @@ from scoring import services as scoring
 from scoring.models import Game
 from scoring.rules import RuleSet, RuleSetInvalid
 
-from ..choices import EventKind, Format, Seeding, Tiebreak
+from ..choices import EventKind, EventStatus, Format, Seeding, Tiebreak
 from ..models import Event, Pairing, Round, Season
 from .games import event_rules, game_for, game_touched
-from .results import lock_event
+from .results import lock_event, refresh_status
 
 # Settings that decide how teams are paired: fixed once the first round exists.
 PAIRING_SETTINGS = {
@@ -189,6 +189,8 @@ def event_update(*, event: Event, **changes: Any) -> Event:
     event.save()
     if "minutes_per_game" in changed:
         _renew_games(event)
+    if "rounds" in changed and event.status != EventStatus.DRAFT:
+        refresh_status(event=event, round_ids=[])  # its last round may be played already
     return event
 
 

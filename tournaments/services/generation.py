@@ -29,7 +29,7 @@ from ..pairing.model import Bye, Entrant, PairingError, PlayedBye, PlayedGame
 from ..pairing.model import Pairing as PlannedGame
 from ..pairing.model import Round as Plan
 from ..pairing.progressive import ProgressiveRound, TableOfFour, progressive_round
-from ..standings import event_standings
+from ..standings import event_standings, pool_standings
 from .brackets import make_bracket, store_bracket
 from .entries import team_for
 from .games import drop_games, event_rules, games_for
@@ -429,12 +429,8 @@ def _knockout(event: Event, rounds: list[Round], by: User | None) -> tuple[str, 
     ).exists():
         raise InvalidInput("Every pool game needs its result before the knockout is drawn.")
     assert event.pool_advance
-    finishing = [
-        [row.id for row in event_standings(event=event, pool=index)]
-        for index in sorted(
-            {p for p in Entry.objects.filter(event=event).values_list("pool", flat=True) if p}
-        )
-    ]
+    # The pool tables every surface shows: their leaders go on.
+    finishing = [[row.id for row in rows] for rows in pool_standings(event=event).values()]
     bracket = pools_module.pools_knockout(
         finishing, qualifiers=event.pool_advance, third_place=event.third_place
     )

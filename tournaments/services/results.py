@@ -25,7 +25,7 @@ from scoring.models import Game
 from scoring.rules import HandEntry
 from scoring.rules import Team as Side
 
-from ..choices import EventStatus, ResultKind, RoundStatus, SlotSide
+from ..choices import EventStatus, Format, ResultKind, RoundStatus, SlotSide
 from ..models import Entry, Event, Pairing, Rollback, Round
 from .brackets import (
     LoadedBracket,
@@ -458,17 +458,39 @@ def refresh_status(*, event: Event, round_ids: Sequence[int]) -> None:
             round_.status = status
             round_.save(update_fields=["status"])
     open_rows = Pairing.objects.filter(event=event, result=ResultKind.PENDING, cancelled=False)
-    bracket = (
-        event.is_bracket or Pairing.objects.filter(event=event, match_number__isnull=False).exists()
-    )
-    finished = not open_rows.exists() and (
-        bracket
-        or (event.rounds is not None and Round.objects.filter(event=event).count() >= event.rounds)
-    )
+    finished = not open_rows.exists() and last_round_made(event)
     status = EventStatus.FINISHED if finished else EventStatus.RUNNING
     if event.status != status and (event.status != EventStatus.DRAFT or finished):
         event.status = status
         event.save(update_fields=["status"])
+
+
+def last_round_made(event: Event) -> bool:
+    """Whether the event's last round exists, so that it ends when its last game does: a
+    bracket (or a pools event's knockout) is made whole; a round robin has as many rounds as
+    its schedule of the first round's field, whatever "Rounds" says (blank, or another
+    number); Swiss and progressive events play the rounds the organiser set."""
+    if event.is_bracket or Pairing.objects.filter(event=event, match_number__isnull=False).exists():
+        return True
+    made = Round.objects.filter(event=event).count()
+    if event.format == Format.ROUND_ROBIN:
+        return made > 0 and made >= round_robin_rounds(event)
+    if event.format == Format.POOLS:
+        return False  # the knockout ends it
+    return event.rounds is not None and made >= event.rounds
+
+
+def round_robin_rounds(event: Event) -> int:
+    """The rounds of a round robin: every pair of the first round's field meets once (n - 1
+    rounds for n teams, n when n is odd and one team sits out each round)."""
+    first = Pairing.objects.filter(event=event, round__number=1)
+    teams = {
+        team
+        for pair in first.values_list("home_id", "away_id")
+        for team in pair
+        if team is not None
+    }
+    return len(teams) - 1 if len(teams) % 2 == 0 else len(teams)
 
 
 def resync_missed(*, limit: int = 500) -> int:

@@ -24,6 +24,7 @@ from scoring.models import GameChange
 
 from ..choices import DEFAULT_TIEBREAKS, EventKind, ResultKind
 from ..models import Event, Pairing, Season
+from .placings import after_pools
 from .queries import (
     bracket_matches,
     event_placings,
@@ -37,7 +38,7 @@ from .versions import event_versions, season_version, with_versions
 
 log = logging.getLogger(__name__)
 
-PREFIX = "kaiser:standings:v1"
+PREFIX = "kaiser:standings:v2"  # v2: rows carry their band; one placings list
 # What a game in progress records hand by hand: none of it can change a result.
 HANDS_ADDED = (HandAction.RECORD, HandAction.CONFIRM, HandAction.DISCARD)
 T = TypeVar("T")
@@ -45,31 +46,54 @@ T = TypeVar("T")
 
 @dataclass
 class EventTables:
-    """Everything the standings of one event show."""
+    """Everything the standings of one event show. ``placings`` is THE event's order, for
+    every format: the API, the organiser's pages, the public pages, the projector, the PDF and
+    the CSV all print it (``Row.place_text``: "5=" for a shared fifth).
+
+    - "teams" (round robin, Swiss) and "players" (progressive): ranked by the event's
+      tie-breaks; rows no tie-break separates share a place.
+    - "placings" (single and double elimination): the bracket's placings; the teams still
+      playing first, with no place yet.
+    - "pools": the knockout's placings, then the teams the pools eliminated, by their place
+      in their pool (``placings.after_pools``); ``pools`` holds each pool's own table, and
+      ``knockout`` says whether the knockout has been drawn.
+    """
 
     kind: str  # "teams", "players" (progressive), "placings" (elimination), "pools"
     order_by: list[str]
-    rows: list[Row] = field(default_factory=list)  # teams or players, ranked
+    placings: list[Row] = field(default_factory=list)
     pools: dict[int, list[Row]] = field(default_factory=dict)
-    placings: list[Row] = field(default_factory=list)  # elimination (or the pools' knockout)
+    knockout: bool = False
+
+    @property
+    def rows(self) -> list[Row]:
+        """The ranked table of a round robin, Swiss or progressive event (its placings)."""
+        return self.placings if self.kind in ("teams", "players") else []
+
+    def top(self, last: int) -> list[Row]:
+        """The rows placed ``last`` or better, every row sharing a place included (two teams
+        sharing 5th both appear in a top five)."""
+        return [row for row in self.placings if 0 < row.place <= last]
 
 
 def compute_event_tables(event: Event) -> EventTables:
     """The event's standings, computed now (a fixed number of queries)."""
     order_by = list(event.tiebreaks or DEFAULT_TIEBREAKS)
     if event.individual:
-        return EventTables("players", order_by, rows=event_player_standings(event=event))
+        return EventTables("players", order_by, placings=event_player_standings(event=event))
     if event.is_bracket:
         return EventTables("placings", order_by, placings=event_placings(event=event))
     if event.format == "pools":
-        has_knockout = bool(bracket_matches(event))
+        pools = pool_standings(event=event)
+        knockout = event_placings(event=event) if bracket_matches(event) else []
         return EventTables(
             "pools",
             order_by,
-            pools=pool_standings(event=event),
-            placings=event_placings(event=event) if has_knockout else [],
+            placings=after_pools(knockout, pools),
+            pools=pools,
+            knockout=bool(knockout),
         )
-    return EventTables("teams", order_by, rows=event_standings(event=event))
+    return EventTables("teams", order_by, placings=event_standings(event=event))
 
 
 def _cached(key: str, version: str, compute: Callable[[], T]) -> T:
@@ -90,7 +114,8 @@ def season_key(season_id: int) -> str:
 
 
 def event_tables(*, event: Event, version: str | None = None) -> EventTables:
-    """The event's standings from the cache when they are still current. ``version``: the
+    """THE selector of an event's standings and placings, which every surface reads: from the
+    cache when they are still current. ``version``: the
     event's results version if the caller already has it (otherwise one query reads it)."""
     version = version or event_versions(event).results
     return _cached(event_key(event.id), version, lambda: compute_event_tables(event))

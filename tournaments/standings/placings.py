@@ -12,12 +12,21 @@ eliminations share a band as wide as that round has matches, below every band de
 
 The bands come from the bracket's shape, so a band is right while its round is still being
 played (the first quarter-final loser is already "5th–8th").
+
+Pools, then a knockout: the knockout's teams take the first places, by its bracket; the teams
+the pools eliminated follow, by the place they finished in their pool: every pool's first
+team not to go on shares the next band, then every pool's next, and so on. Pools are not of
+one strength (nor always of one size), so their records are not compared across pools.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import dataclasses
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+
+from .metrics import NO_SEED
+from .rows import Row
 
 FINAL_STAGES = ("grand_final", "grand_final_reset")
 
@@ -86,3 +95,37 @@ def placings(matches: Sequence[BracketMatch]) -> dict[int, Band]:
         if winner_band is not None and not match.winner_goes_on:
             placed[match.winner] = winner_band
     return placed
+
+
+def in_band(row: Row, band: Band | None) -> Row:
+    """Sets the row's place from its band (0, not tied, while still playing)."""
+    row.placing = band
+    row.place = band[0] if band else 0
+    row.tied = bool(band and band[0] != band[1])
+    return row
+
+
+def display_key(row: Row) -> tuple[int, str, int]:
+    """The order of rows sharing a place: by seed, then name."""
+    return (row.seed if row.seed is not None else NO_SEED, row.name, row.id)
+
+
+def after_pools(knockout: Sequence[Row], pools: Mapping[int, Sequence[Row]]) -> list[Row]:
+    """Pools then a knockout: the knockout's rows (placed by its bracket, in order), then the
+    teams the pools eliminated, each pool position a shared band (copies of the pool rows;
+    before the knockout is drawn, every team is placed this way)."""
+    gone_on = {row.id for row in knockout}
+    by_position: dict[int, list[Row]] = {}
+    for rows in pools.values():
+        stayed = [row for row in rows if row.id not in gone_on]
+        for position, row in enumerate(stayed):
+            by_position.setdefault(position, []).append(row)
+    result = list(knockout)
+    following = len(knockout) + 1
+    for position in sorted(by_position):
+        group = sorted(by_position[position], key=display_key)
+        band = (following, following + len(group) - 1)
+        for row in group:
+            result.append(in_band(dataclasses.replace(row, opponents=list(row.opponents)), band))
+        following += len(group)
+    return result

@@ -19,7 +19,7 @@ from scoring.choices import EndReasonChoice
 from ..choices import DEFAULT_TIEBREAKS, EventKind, ResultKind, SlotSide
 from ..models import Entry, Event, Pairing, Season
 from .metrics import metrics_named
-from .placings import BracketMatch, placings
+from .placings import BracketMatch, display_key, in_band, placings
 from .ranking import rank
 from .rows import Encounter, Row
 
@@ -196,32 +196,21 @@ def _stage_round(code: str) -> int:
 
 
 def event_placings(*, event: Event) -> list[Row]:
-    """An elimination event's final placings (1st, 2nd, 3rd–4th, …) for the teams whose
-    event is over, then the teams still playing, each with their record (4 queries)."""
+    """An elimination bracket's placings (1st, 2nd, 3rd–4th, …), with each team's record:
+    the teams still playing first (place 0, most wins first), then every team whose event
+    is over, by its band; teams sharing a band by seed, then name (4 queries). For a pools
+    event, the knockout's teams only."""
     rows = _team_rows(
         event, decided(Pairing.objects.filter(event=event)), Entry.objects.filter(event=event)
     )
     matches = bracket_matches(event)
     placed = placings(matches)
     in_bracket = {team for m in matches for team in (m.home, m.away) if team is not None}
-    result = []
-    for row in rows.values():
-        row.placing = placed.get(row.id)
-        if row.placing is not None or row.id in in_bracket:
-            result.append(row)
-    far = 1_000_000
-    result.sort(
-        key=lambda r: (
-            r.placing[0] if r.placing else 0 if r.id in in_bracket else far,
-            -r.wins,
-            r.seed if r.seed is not None else far,
-            r.name,
-        )
-    )
-    for row in result:
-        row.place = row.placing[0] if row.placing else 0
-        row.tied = bool(row.placing and row.placing[0] != row.placing[1])
-    return result
+    playing = [r for r in rows.values() if r.id in in_bracket and r.id not in placed]
+    over = [r for r in rows.values() if r.id in placed]
+    playing.sort(key=lambda r: (-r.wins, *display_key(r)))
+    over.sort(key=lambda r: (placed[r.id][0], *display_key(r)))
+    return [in_band(row, placed.get(row.id)) for row in (*playing, *over)]
 
 
 PLAYER_SLOTS = (

@@ -22,7 +22,7 @@ from .rows import Encounter, Row
 def rank(
     rows: Iterable[Row], order_by: Sequence[str], encounters: Sequence[Encounter] = ()
 ) -> list[Row]:
-    """Rows best first, with ``place``, ``tied`` and ``decided_by`` set."""
+    """Rows best first, with ``place``, ``tied``, ``placing`` and ``decided_by`` set."""
     rows = list(rows)
     metrics = metrics_named(order_by)
     for metric in metrics:
@@ -36,6 +36,7 @@ def rank(
         for row in sorted(group, key=_display_key):
             row.place = place
             row.tied = len(group) > 1
+            row.placing = (place, place + len(group) - 1)
             ordered.append(row)
     return ordered
 

@@ -14,7 +14,9 @@ class Row:
     ``id`` is the entry's id for teams, the player's id for individual standings. Wins count
     byes, forfeits won and wins on time (a win on time is a win; ``wins_on_time`` only says how
     many of them were). ``place`` is shared by rows that no tie-break separates (``tied``);
-    ``decided_by`` names the metric that put this row below the one above it.
+    ``decided_by`` names the metric that put this row below the one above it. ``placing``:
+    the places the row's place spans (``(5, 6)`` for two teams sharing 5th), None while a
+    team is still playing in a bracket (``place`` is then 0).
     """
 
     id: int
@@ -36,6 +38,14 @@ class Row:
     decided_by: str = ""
     placing: tuple[int, int] | None = None
     public: bool | None = None  # individual standings: the player's page is public
+
+    @property
+    def place_text(self) -> str:
+        """The place as every surface prints it: "5", "5=" when shared, "" while the team is
+        still playing in a bracket."""
+        if not self.place:
+            return ""
+        return f"{self.place}=" if self.tied else str(self.place)
 
     @property
     def losses(self) -> int:

@@ -25,7 +25,7 @@ from ..pairing.pools import pool_name
 from ..permissions import EventAction, may_on_event
 from ..selectors import bracket_of, entries_of, events_visible_to, latest_job, rounds_of
 from ..services import actions
-from ..standings import event_player_standings, event_standings, event_tables
+from ..standings import event_tables
 from .common import attempt, back, event_page
 
 
@@ -76,14 +76,13 @@ def event_create(request: HttpRequest) -> HttpResponse:
 @event_page()
 def event_detail(request: HttpRequest, event: Event) -> HttpResponse:
     manage = may_on_event(user=request.user, action=EventAction.MANAGE, event=event)
-    standings = (
-        event_player_standings(event=event) if event.individual else event_standings(event=event)
-    )
+    tables = event_tables(event=event)
+    standings = tables.placings
     pools = []
     if event.format == Format.POOLS:
         pools = [
             (_("Pool %(name)s") % {"name": pool_name(number - 1)}, rows)
-            for number, rows in sorted(event_tables(event=event).pools.items())
+            for number, rows in sorted(tables.pools.items())
         ]
     finished = event.status == EventStatus.FINISHED
     rounds = list(rounds_of(event=event))
