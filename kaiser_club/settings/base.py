@@ -40,6 +40,9 @@ MIDDLEWARE = [
     "kaiser_club.middleware.HealthCheckMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # An event's public page stored at the event's version, answered before sessions,
+    # authentication and CSRF for a reader who is not signed in (tournaments/public/stored.py).
+    "tournaments.public.stored.StoredPagesMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     # Before any view: a JSON body too deep or too large is refused with a sentence.
