@@ -4,13 +4,14 @@ not need (sessions, authentication, CSRF checks, URL resolving, the view).
 ``StoredPagesMiddleware`` sits just after the security and static-file middleware. For a GET
 of an event's public page (``/e/<id>/…``) from a browser with no session (anyone in the hall
 who has not signed in) it reads the event's ``live`` counter (one look-up by primary key:
-``tournaments.models.EventVersion``) and, when a rendering of this very address in this
-language was stored at that version, answers with it: the bytes, or 304 when the browser has
-them. Otherwise the request goes through the stack; the view renders the page (marking it
-storable), and the rendering is stored under the version read BEFORE the view ran, so a
-change committed meanwhile can only make it newer than its label, never older: the next
-request reads the new counter and renders again. A confirmed hand moves the counter in its
-own transaction, so it shows on the next poll; a pending hand shows nowhere.
+``tournaments.models.EventVersion``; a worker reuses what it read for up to a second) and,
+when a rendering of this very address in this language was stored at that version,
+answers with it: the bytes, or 304 when the browser has them. Otherwise the request goes
+through the stack; the view renders the page (marking it storable), and the rendering is
+stored under the version read BEFORE the view ran, so a change committed meanwhile can only
+make it newer than its label, never older: the next request reads the new counter and renders
+again. A confirmed hand moves the counter in its own transaction, so it shows on the next
+poll; a pending hand shows nowhere.
 
 Per language (the key holds the language the request asks for), per page (its path and
 query). The two things of a full page that are the reader's own are left as marks and filled
@@ -38,7 +39,7 @@ from django.middleware.csrf import CsrfViewMiddleware, get_token
 from django.utils import translation
 from django.utils.cache import get_conditional_response
 
-from ..standings.versions import live_versions
+from ..standings.versions import Versions, live_versions
 
 CSRF_MARK = "kaiser-csrf-mark-8f2c"
 NOW_MARK = "98765432101234"  # digits, where the page says the server's time in ms
@@ -157,6 +158,29 @@ def _answer(request: HttpRequest, stored: Stored) -> HttpResponse:
     return response
 
 
+_seen: dict[int, tuple[float, Versions | None]] = {}
+
+
+def _live_versions(event_id: int) -> Versions | None:
+    """The event's counters, as read at most ``PUBLIC_VERSION_SECONDS`` ago by this worker
+    (default 1 s; 0 reads them on every request): a change shows within that second plus
+    the poll, and a hall of phones costs each worker one look-up a second per event, not one
+    per request. A rendering is stored under the version read BEFORE it was made, so a
+    version read a moment ago can only label a rendering newer than itself."""
+    memo = float(getattr(settings, "PUBLIC_VERSION_SECONDS", 1.0))
+    now = time.monotonic()
+    if memo > 0:
+        seen = _seen.get(event_id)
+        if seen is not None and now - seen[0] < memo:
+            return seen[1]
+    found = live_versions(event_id)
+    if memo > 0:
+        if len(_seen) > LOCAL_PAGES:
+            _seen.clear()
+        _seen[event_id] = (now, found)
+    return found
+
+
 class StoredPagesMiddleware:
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response
@@ -168,7 +192,7 @@ class StoredPagesMiddleware:
         assert match is not None
         request.get_host()  # an unknown host is refused here as further in (400)
         language = translation.get_language_from_request(request)
-        versions = live_versions(int(match[1]))
+        versions = _live_versions(int(match[1]))
         key = key_of(int(match[1]), language, request.get_full_path())
         if versions is not None:
             found = _get(key, versions.live)
