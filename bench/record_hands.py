@@ -10,7 +10,8 @@ reaches 15 hands). The same stream is then written:
 
   bare SQL  the floor: through psycopg, one transaction per hand, INSERT INTO scoring_hand and
             UPDATE scoring_game with values the engine worked out beforehand;
-  services  scoring.services.hand_record in this process (lock, replay, checks, audit row);
+  services  scoring.services.hand_record in this process as a door calls it: the game's row
+            read, the hand applied to the state it keeps (update game, insert hand and audit row);
   HTTP      POST /api/games/<id>/hands/ to gunicorn (2 workers, production settings in hall
             mode), one client, one request at a time, through requests.Session.
 
@@ -273,8 +274,15 @@ def by_services(cast: Cast) -> Callable[..., None]:
     def write(
         game_id: int, number: int, entry: HandEntry, result: HandResult, state: GameState
     ) -> None:
+        # As a door calls it: the game's row read once, the hand applied to what it keeps.
+        seen = Game.objects.get(id=game_id)
         recorded = services.hand_record(
-            game_id=game_id, entry=entry, client_id=uuid.uuid4(), number=number, by=cast.scorekeeper
+            game_id=game_id,
+            entry=entry,
+            client_id=uuid.uuid4(),
+            number=number,
+            by=cast.scorekeeper,
+            seen=seen,
         )
         assert (recorded.game.ns_score, recorded.game.ew_score) == (
             state.scores.ns,

@@ -39,6 +39,10 @@ class Actor:
             self._roles[club_id] = role_in_club(user=self.user, club_id=club_id)
         return self._roles[club_id]
 
+    def remember_role(self, club_id: int | None, role: Role | None) -> None:
+        """The role in the club, read along with something else (saves asking again)."""
+        self._roles[club_id] = role
+
     def has_role(self, *, club_id: int | None, at_least: Role) -> bool:
         role = self.role_in(club_id)
         return role is not None and role.includes(at_least)

@@ -9,15 +9,18 @@ from .choices import GameStatus
 from .models import Game, Hand
 from .rules import (
     Contract,
+    EndReason,
     GameState,
     HandEntry,
     HandKind,
     HandResult,
     MisdealReason,
+    PerTeam,
     RuleSet,
     Seat,
     Suit,
     Team,
+    resume,
 )
 
 
@@ -105,7 +108,9 @@ def state_fields(state: GameState) -> dict[str, Any]:
         "bid_out_line": state.bid_out_line,
         "ns_bid_out": Team.NS in state.bid_out,
         "ew_bid_out": Team.EW in state.bid_out,
-        "hand_count": len(state.hands),
+        "hand_count": state.hand_count,
+        "kept_after_time": state.any_after_time,
+        "kept_played_after_time": state.played_after_time,
         "status": GameStatus.FINISHED if state.over else GameStatus.IN_PROGRESS,
         "winner": state.winner.value if state.winner else "",
         "end_reason": state.end_reason.value if state.end_reason else "",
@@ -114,3 +119,24 @@ def state_fields(state: GameState) -> dict[str, Any]:
 
 def game_rules(game: Game) -> RuleSet:
     return RuleSet.from_dict(game.rules)
+
+
+def kept_state(game: Game) -> GameState:
+    """The game as its row keeps it: what the next hand needs, without reading a hand
+    (``scoring.rules.resume``). The full replay (``services.state.current_state``) stays the
+    judge; tests hold the two equal."""
+    return resume(
+        game_rules(game),
+        Seat(game.first_dealer),
+        hand_count=game.hand_count,
+        scores=PerTeam(game.ns_score, game.ew_score),
+        dealer=Seat(game.dealer),
+        target=game.target,
+        bid_out_line=game.bid_out_line,
+        over=game.status == GameStatus.FINISHED,
+        winner=_team(game.winner),
+        end_reason=EndReason(game.end_reason) if game.end_reason else None,
+        time_called_at=game.time_called_at,
+        after_time=game.kept_after_time,
+        played_after_time=game.kept_played_after_time,
+    )

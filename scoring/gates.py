@@ -34,11 +34,19 @@ class Ruling:
 
 Gate = Callable[[Game, Actor, Step], Ruling | None]
 _gates: list[Gate] = []
+_related: list[str] = []
 
 
-def register(gate: Gate) -> None:
+def register(gate: Gate, *, related: tuple[str, ...] = ()) -> None:
+    """``related``: what the gate reads of a game, as ``select_related`` paths from Game, so
+    that a door reading the game once (``gate_related``) spares the gate its own query."""
     if gate not in _gates:
         _gates.append(gate)
+    _related.extend(path for path in related if path not in _related)
+
+
+def gate_related() -> list[str]:
+    return list(_related)
 
 
 def rule_for(*, game: Game, actor: Actor, step: Step) -> Ruling:

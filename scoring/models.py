@@ -81,6 +81,10 @@ class Game(models.Model):
     ns_bid_out = models.BooleanField(default=False)
     ew_bid_out = models.BooleanField(default=False)
     hand_count = models.PositiveSmallIntegerField(default=0)
+    # What the next hand needs of the hands before it, beyond the scores above: a hand was
+    # after time; a played hand was after time (scoring.rules.resume). Kept with the rest.
+    kept_after_time = models.BooleanField(default=False)
+    kept_played_after_time = models.BooleanField(default=False)
     winner = models.CharField(max_length=2, choices=TeamChoice.choices, blank=True)
     end_reason = models.CharField(max_length=20, choices=EndReasonChoice.choices, blank=True)
     forfeited_by = models.CharField(max_length=2, choices=TeamChoice.choices, blank=True)

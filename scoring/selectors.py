@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
-from django.db.models import Prefetch, QuerySet
+from django.db.models import OuterRef, Prefetch, QuerySet, Subquery
 
+from kaiser_club.actors import Actor
+from kaiser_club.models import Membership
 from kaiser_club.roles import Role
 from kaiser_club.selectors import AnyUser, club_ids_with_role
 
+from .gates import gate_related
 from .models import Game, GameChange, Hand
 
 GAME_RELATED = [
@@ -27,6 +30,31 @@ def games_visible_to(*, user: AnyUser) -> QuerySet[Game]:
     qs = Game.objects.select_related(*GAME_RELATED)
     club_ids = club_ids_with_role(user=user, at_least=Role.PLAYER)
     return qs if club_ids is None else qs.filter(club_id__in=club_ids)
+
+
+def game_for_actor(*, actor: Actor, game_id: int) -> Game | None:
+    """The game if the actor may see it (``games_visible_to``), with its teams and seats and
+    what the event's rules read of it (``scoring.gates``), in ONE query: the actor's role in
+    the game's club comes with it and is remembered by the actor."""
+    user = actor.user
+    qs = Game.objects.select_related(*GAME_RELATED, *gate_related()).filter(id=game_id)
+    if not user.is_authenticated:
+        return None
+    if getattr(user, "is_staff", False):
+        game = qs.first()
+        if game is not None:
+            actor.remember_role(game.club_id, Role.CLUB_ADMIN)
+        return game
+    role = Membership.objects.filter(club_id=OuterRef("club_id"), player__user=user)
+    allowed = [r.value for r in Role if r.includes(Role.PLAYER)]
+    game = (
+        qs.annotate(actor_role=Subquery(role.values("role")[:1]))
+        .filter(actor_role__in=allowed)
+        .first()
+    )
+    if game is not None:
+        actor.remember_role(game.club_id, Role(game.actor_role))  # type: ignore[attr-defined]
+    return game
 
 
 def game_summary(*, game_id: int) -> Game:

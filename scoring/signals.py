@@ -4,7 +4,7 @@ a tournament advances its bracket on ``game_finished``; standings caches drop on
 
 from django.dispatch import Signal
 
-game_changed = Signal()  # game_id
+game_changed = Signal()  # game_id, outcome_may_change (False: in progress before and after)
 game_finished = Signal()  # game_id
 
 # Sent inside the transaction, before a correction or an undo changes the outcome of a game

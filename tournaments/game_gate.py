@@ -4,6 +4,8 @@ take a hand back. Registered with ``scoring.gates`` when the app is ready."""
 
 from __future__ import annotations
 
+from typing import cast
+
 from django.utils.translation import gettext
 
 from kaiser_club.actors import Actor
@@ -61,12 +63,37 @@ def table_moved_on(pairing: Pairing) -> bool:
     ).exists()
 
 
-def event_gate(game: Game, actor: Actor, step: Step) -> Ruling | None:
-    pairing = (
+# What the gate reads, from the game: a door that reads the game with these spares the query.
+GATE_RELATED = ("pairing__event__club", "pairing__round")
+_PAIRING = Game.pairing  # the reverse side of Pairing.game
+
+
+def remember_pairing(game: Game, pairing: Pairing) -> None:
+    """Tells the gate the game's pairing (read with its event, club and round) that a door
+    already holds (the table page reads it to find the table's game)."""
+    _PAIRING.related.set_cached_value(game, pairing)
+
+
+def _pairing_of(game: Game) -> Pairing | None:
+    if _PAIRING.is_cached(game):
+        found = cast(Pairing | None, _PAIRING.related.get_cached_value(game))
+        if found is None:
+            return None
+        if (
+            type(found).event.is_cached(found)  # type: ignore[attr-defined]
+            and type(found).round.is_cached(found)  # type: ignore[attr-defined]
+            and Event.club.is_cached(found.event)  # type: ignore[attr-defined]
+        ):
+            return found
+    return (
         Pairing.objects.filter(game_id=game.id)
         .select_related("event", "event__club", "round")
         .first()
     )
+
+
+def event_gate(game: Game, actor: Actor, step: Step) -> Ruling | None:
+    pairing = _pairing_of(game)
     if pairing is None:
         return None  # not an event's game: the club's roles decide
     event = pairing.event

@@ -14,6 +14,9 @@ log = logging.getLogger(__name__)
 def on_game_changed(sender: Any, game_id: int, **kwargs: Any) -> None:
     from .services.results import game_result_sync
 
+    if kwargs.get("outcome_may_change") is False:
+        return  # a game in progress before and after: its pairing has no result to move
+
     # Runs after the game's own commit: a failure here must not turn a recorded hand into an
     # error for the tablet. The beat task resync_missed picks up whatever was missed.
     try:

@@ -40,6 +40,9 @@ MIDDLEWARE = [
     "kaiser_club.middleware.HealthCheckMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # An event's public page stored at the event's version, answered before sessions,
+    # authentication and CSRF for a reader who is not signed in (tournaments/public/stored.py).
+    "tournaments.public.stored.StoredPagesMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     # Before any view: a JSON body too deep or too large is refused with a sentence.
@@ -160,6 +163,10 @@ SPECTACULAR_SETTINGS = {
 # (kaiser_club/request_limits.py): an exported event (20 MiB at most, tournaments/transfer/
 # limits.py) and the form around it. Each upload has its own smaller limit; fields other than
 # files stay within Django's DATA_UPLOAD_MAX_MEMORY_SIZE (2.5 MiB).
+# How long a worker reuses an event's version it read for the public pages (seconds; 0: every
+# request reads it): a change shows within this plus the pages' 3-second poll.
+PUBLIC_VERSION_SECONDS = env.float("DJANGO_PUBLIC_VERSION_SECONDS", default=1.0)
+
 MAX_REQUEST_BYTES = env.int("DJANGO_MAX_REQUEST_BYTES", default=21 * 1024 * 1024)
 
 # Celery: with no broker configured (the quick start) tasks run eagerly in the web process.

@@ -17,6 +17,7 @@ from rest_framework.views import APIView
 
 from kaiser_club.actors import Actor
 from kaiser_club.errors import NotFound
+from kaiser_club.request_limits import LARGEST_ID
 from kaiser_club.roles import Role
 from kaiser_club.selectors import club_ids_with_role
 
@@ -26,7 +27,13 @@ from ..models import Game, Team
 from ..permissions import GameAction, may_on_game
 from ..rules import PRESETS, Seat
 from ..rules import Team as Side
-from ..selectors import game_history, game_summary, game_with_hands, games_visible_to
+from ..selectors import (
+    game_for_actor,
+    game_history,
+    game_summary,
+    game_with_hands,
+    games_visible_to,
+)
 from .serializers import (
     AddMinutesSerializer,
     ForfeitSerializer,
@@ -157,13 +164,18 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gen
     )
     @action(detail=True, methods=["post"])
     def hands(self, request: Request, pk: str) -> Response:
-        game = self._game(pk, GameAction.READ)  # who may enter: the game's (event's) rules
+        # One read: the game if visible, the actor's role, and what the event's rules read
+        # (who may enter: the game's (event's) rules, asked by the service).
+        actor = Actor.of(request.user)
+        game = game_for_actor(actor=actor, game_id=int(pk)) if int(pk) <= LARGEST_ID else None
+        if game is None:
+            raise NotFound(f"There is no game {pk} that you can see.")
         incoming = HandRecordSerializer(data=request.data)
         incoming.is_valid(raise_exception=True)
         seat = incoming.validated_data.get("entered_by_seat")
         recorded = self._answer(
             lambda: services.hand_submit(
-                actor=Actor.of(request.user),
+                actor=actor,
                 game=game,
                 entry=incoming.to_entry(),
                 client_id=incoming.validated_data["client_id"],
@@ -172,10 +184,10 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gen
             ),
             game.id,
         )
-        # The game with its teams and seats in one query (the locked row has none loaded).
-        body = RecordedSerializer(
-            {"hand": recorded.hand, "game": game_summary(game_id=game.id)}
-        ).data
+        # The game as written (the row read above, updated), or read again with its teams and
+        # seats when the hand was written under the lock (a fresh row with none loaded).
+        shown = game if recorded.game is game else game_summary(game_id=game.id)
+        body = RecordedSerializer({"hand": recorded.hand, "game": shown}).data
         return Response(body, status=201 if recorded.created else 200)
 
     @extend_schema(request=HandUndoSerializer, responses={200: GameDetailSerializer, **ERRORS})

@@ -9,6 +9,7 @@ from scoring.rules.game import (
     new_game,
     preview_hand,
     replay,
+    resume,
 )
 from scoring.rules.presets import PRESET_TITLES, PRESETS, preset
 from scoring.rules.refusals import (
@@ -74,6 +75,7 @@ __all__ = [
     "preset",
     "preview_hand",
     "replay",
+    "resume",
     "score_hand",
     "validate_hand",
 ]

@@ -27,7 +27,7 @@ def is_after_time(state: GameState, entry: HandEntry) -> bool:
     called = state.time_called_at
     if called is None:
         return False
-    if any(hand.after_time for hand in state.hands):
+    if state.any_after_time:
         return True
     return entry.completed_at is not None and entry.completed_at > called
 

@@ -47,6 +47,7 @@ __all__ = [
     "new_game",
     "preview_hand",
     "replay",
+    "resume",
 ]
 
 
@@ -67,11 +68,32 @@ class GameState:
     end_reason: EndReason | None
     time_called_at: datetime | None
     awaiting_hand_in_play: bool
+    # A game resumed from what its row keeps (``resume``) carries only the hands applied since:
+    # these say what the hands before them were as far as the next hand needs to know.
+    earlier: int = 0  # how many hands came before ``hands``
+    earlier_after_time: bool = False  # one of them was after time
+    earlier_played_after_time: bool = False  # one of them was a played hand after time
 
     @property
     def next_number(self) -> int:
         """The number of the next hand (1-based; misdeals count as hands)."""
-        return len(self.hands) + 1
+        return self.earlier + len(self.hands) + 1
+
+    @property
+    def hand_count(self) -> int:
+        return self.earlier + len(self.hands)
+
+    @property
+    def any_after_time(self) -> bool:
+        """A hand so far was after time (every later hand is then after time too)."""
+        return self.earlier_after_time or any(hand.after_time for hand in self.hands)
+
+    @property
+    def played_after_time(self) -> bool:
+        """A played hand so far was after time (the hand in play is no longer awaited)."""
+        return self.earlier_played_after_time or any(
+            hand.after_time and hand.entry.kind is HandKind.PLAYED for hand in self.hands
+        )
 
 
 def _bid_out(scores: PerTeam, line: int | None) -> frozenset[Team]:
@@ -135,9 +157,48 @@ def apply_hand(state: GameState, entry: HandEntry) -> GameState:
         over=ending is not None,
         winner=ending[0] if ending else None,
         end_reason=ending[1] if ending else None,
-        awaiting_hand_in_play=awaiting_hand_in_play(
-            state.time_called_at, hands, ending is not None
-        ),
+        awaiting_hand_in_play=not state.earlier_played_after_time
+        and awaiting_hand_in_play(state.time_called_at, hands, ending is not None),
+    )
+
+
+def resume(
+    rules: RuleSet,
+    first_dealer: Seat,
+    *,
+    hand_count: int,
+    scores: PerTeam,
+    dealer: Seat,
+    target: int,
+    bid_out_line: int | None,
+    over: bool,
+    winner: Team | None,
+    end_reason: EndReason | None,
+    time_called_at: datetime | None,
+    after_time: bool,
+    played_after_time: bool,
+) -> GameState:
+    """A game as a stored game keeps it after ``hand_count`` hands, without the hands: what
+    ``apply_hand`` needs for the next one. Applying a hand to it gives the state a replay of
+    every hand gives (the hands themselves aside); ``call_time`` on it is not defined (the
+    caller replays instead)."""
+    return GameState(
+        rules=rules,
+        first_dealer=first_dealer,
+        hands=(),
+        scores=scores,
+        dealer=dealer,
+        target=target,
+        bid_out_line=bid_out_line,
+        bid_out=_bid_out(scores, bid_out_line),
+        over=over,
+        winner=winner,
+        end_reason=end_reason,
+        time_called_at=time_called_at,
+        awaiting_hand_in_play=time_called_at is not None and not over and not played_after_time,
+        earlier=hand_count,
+        earlier_after_time=after_time,
+        earlier_played_after_time=played_after_time,
     )
 
 

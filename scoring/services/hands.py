@@ -10,13 +10,20 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.contrib.auth.models import User
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from kaiser_club.errors import InvalidInput, NotFound
 
-from ..choices import HandAction, HandStatus
-from ..convert import DERIVED_HAND_FIELDS, entry_as_json, entry_fields, hand_to_entry, result_fields
+from ..choices import GameStatus, HandAction, HandStatus
+from ..convert import (
+    DERIVED_HAND_FIELDS,
+    entry_as_json,
+    entry_fields,
+    hand_to_entry,
+    kept_state,
+    result_fields,
+)
 from ..errors import ClientIdReused, HandAwaitingConfirmation, HandNotAccepted, StaleGame
 from ..models import Game, Hand
 from ..rules import HandEntry, HandRefused, apply_hand
@@ -28,6 +35,7 @@ from .state import (
     guard_result_change,
     lock_game,
     replay_entries,
+    save_kept_state,
     save_state,
 )
 
@@ -54,7 +62,6 @@ def _check_expected_number(game: Game, number: int | None, *, what: str) -> None
         )
 
 
-@transaction.atomic
 def hand_record(
     *,
     game_id: int,
@@ -65,12 +72,121 @@ def hand_record(
     by_label: str = "",
     pending: bool = False,
     entered_by_seat: int | None = None,
+    seen: Game | None = None,
 ) -> Recorded:
     """Records the next hand. ``number`` is the hand the client means to record: if the game
     has moved on, the write is refused as stale. The same ``client_id`` with the same body
     answers with the hand already recorded; with another body it is refused. A ``pending``
     hand (verification) is checked and stored but counts nowhere until it is confirmed
-    (``scoring.services.verification``); while one waits, no other hand is recorded."""
+    (``scoring.services.verification``); while one waits, no other hand is recorded.
+
+    ``seen``: the game's row as the caller has just read it (unlocked). The hand is then
+    applied to the state that row keeps and written only if the row is still that version
+    (three statements: the game, the hand, its history line); anything else (the game moved
+    on, a retry, a refusal, a pending hand, the clock due) takes the locked path below, which
+    replays the whole game and says why."""
+    if seen is not None and seen.id == game_id:
+        done = _record_on_kept(
+            seen,
+            entry=entry,
+            client_id=client_id,
+            number=number,
+            by=by,
+            by_label=by_label,
+            pending=pending,
+            entered_by_seat=entered_by_seat,
+        )
+        if done is not None:
+            return done
+    return _record_locked(
+        game_id=game_id,
+        entry=entry,
+        client_id=client_id,
+        number=number,
+        by=by,
+        by_label=by_label,
+        pending=pending,
+        entered_by_seat=entered_by_seat,
+    )
+
+
+class _Moved(Exception):
+    """The game's row changed since it was read: the fast path gives way to the locked one."""
+
+
+def _record_on_kept(
+    game: Game,
+    *,
+    entry: HandEntry,
+    client_id: uuid.UUID,
+    number: int | None,
+    by: Any,
+    by_label: str,
+    pending: bool,
+    entered_by_seat: int | None,
+) -> Recorded | None:
+    """The hand applied to the state the game's row keeps, or None to take the locked path."""
+    if game.status != GameStatus.IN_PROGRESS or game.forfeited_by:
+        return None
+    if number is not None and number != game.hand_count + 1:
+        return None  # a retry, or a stale page: the locked path tells which
+    now = timezone.now()
+    deadline = game.deadline
+    due = game.time_called_at is None and game.paused_at is None
+    if due and deadline is not None and now >= deadline:
+        return None  # time is to be called first: the locked path does it
+    digest = request_digest(entry)  # of what was sent, as the locked path has it
+    if entry.completed_at is None or entry.completed_at > now:
+        entry = dataclasses.replace(entry, completed_at=now)
+    before = kept_state(game)
+    try:
+        state = apply_hand(before, entry)
+    except HandRefused:
+        return None  # said by the locked path, after a pending hand or a retry
+    result = state.hands[-1]
+    kept = before if pending else state
+    try:
+        with transaction.atomic():
+            fields = save_kept_state(game, kept, now=now)
+            if fields is None:
+                raise _Moved
+            hand = Hand.objects.create(
+                game=game,
+                client_id=client_id,
+                request_digest=digest,
+                status=HandStatus.PENDING if pending else HandStatus.CONFIRMED,
+                entered_by_seat=entered_by_seat,
+                recorded_by=by if getattr(by, "is_authenticated", False) else None,
+                **entry_fields(entry),
+                **result_fields(result),
+            )
+            audit(
+                game,
+                HandAction.RECORD,
+                by=by,
+                by_label=by_label,
+                hand_number=hand.number,
+                after=entry,
+            )
+    except (_Moved, IntegrityError):
+        return None  # a retry (its id is taken) or a pending hand (its number is)
+    for name, value in fields.items():
+        setattr(game, name, value)
+    return Recorded(hand=hand, game=game, created=True)
+
+
+@transaction.atomic
+def _record_locked(
+    *,
+    game_id: int,
+    entry: HandEntry,
+    client_id: uuid.UUID,
+    number: int | None,
+    by: Any,
+    by_label: str,
+    pending: bool,
+    entered_by_seat: int | None,
+) -> Recorded:
     game = lock_game(game_id)
     digest = request_digest(entry)
     existing = Hand.with_pending.filter(game=game, client_id=client_id).first()

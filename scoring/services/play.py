@@ -37,8 +37,9 @@ def hand_submit(
 ) -> Recorded:
     """Records the next hand as the event has it: counted at once, or waiting for the other
     partnership when the event verifies and the actor does not direct it. The ruling reads
-    who the actor is and where the game stands (not its hands), so it needs no lock; the rules
-    judge the hand under the game's lock."""
+    who the actor is and where the game stands (not its hands), so it needs no lock; the hand
+    is applied to ``game`` as read, written only if the row has not moved since (else under
+    the game's lock, replayed in full)."""
     ruling = rule_for(game=game, actor=actor, step=Step.ENTER)
     return hand_enter(
         game_id=game.id,
@@ -49,6 +50,7 @@ def hand_submit(
         verify=ruling.verify,
         by=actor.by,
         by_label=actor.label,
+        seen=game,
     )
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from datetime import datetime
 from functools import partial
+from typing import Any
 
 from django.contrib.auth.models import User
 from django.db import transaction
@@ -123,9 +124,41 @@ def save_state(game: Game, state: GameState, *, extra_fields: Iterable[str] = ()
         game.ended_at = None
     game.version += 1
     game.save()
-    transaction.on_commit(partial(game_changed.send, sender=Game, game_id=game.id))
-    if state.over and not was_finished:
-        transaction.on_commit(partial(game_finished.send, sender=Game, game_id=game.id))
+    _announce(game.id, was_finished=was_finished, over=state.over)
+
+
+def save_kept_state(
+    game: Game, state: GameState, *, now: datetime | None = None
+) -> dict[str, Any] | None:
+    """``save_state`` for a row read without a lock: one UPDATE, made only if the row is
+    still the version that was read. The fields written (to set on ``game`` once the
+    transaction holds), or None if the game moved on meanwhile (nothing written)."""
+    now = now or timezone.now()
+    was_finished = game.status == GameStatus.FINISHED
+    fields = state_fields(state)
+    fields["ended_at"] = (game.ended_at or now) if state.over else None
+    fields["version"] = game.version + 1
+    fields["updated_at"] = now
+    written = Game.objects.filter(id=game.id, version=game.version).update(**fields)
+    if written != 1:
+        return None
+    _announce(game.id, was_finished=was_finished, over=state.over)
+    return fields
+
+
+def _announce(game_id: int, *, was_finished: bool, over: bool) -> None:
+    """After the commit: the game changed (and finished). A change to a game in progress
+    before and after it moves no result anywhere (``outcome_may_change`` False), so that the
+    listeners need not look (the public pages' version moved with the row itself)."""
+    changed = partial(
+        game_changed.send,
+        sender=Game,
+        game_id=game_id,
+        outcome_may_change=was_finished or over,
+    )
+    transaction.on_commit(changed)
+    if over and not was_finished:
+        transaction.on_commit(partial(game_finished.send, sender=Game, game_id=game_id))
 
 
 def audit(

@@ -57,9 +57,11 @@ def hand_enter(
     verify: bool = False,
     by: User | None = None,
     by_label: str = "",
+    seen: Game | None = None,
 ) -> Recorded:
     """Records a hand entered at the table: pending when ``verify`` (then the entering seat is
-    required, so that the other partnership can be told apart), confirmed at once otherwise."""
+    required, so that the other partnership can be told apart), confirmed at once otherwise.
+    ``seen``: the game's row as just read (``hand_record``)."""
     if verify and entered_by_seat is None:
         raise InvalidInput(
             gettext("Choose the seat of the player entering the hand."),
@@ -74,6 +76,7 @@ def hand_enter(
         by_label=by_label,
         pending=verify,
         entered_by_seat=None if entered_by_seat is None else int(entered_by_seat),
+        seen=seen,
     )
 
 

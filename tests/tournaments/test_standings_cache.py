@@ -3,7 +3,6 @@ replaced when a hand that changes a result commits (never by a timeout)."""
 
 from __future__ import annotations
 
-from typing import Any
 from unittest import mock
 
 import pytest
@@ -158,24 +157,34 @@ def test_refresh_of_an_unknown_event_is_harmless():
     assert refresh_event(999_999) is False
 
 
-def test_the_portable_fingerprints_move_with_a_result_too():
-    # SQLite (the quick start) uses the aggregates every database runs; check them here.
-    from tournaments.models import Event
-    from tournaments.standings.versions import with_portable_versions
+def test_the_counters_move_with_a_result_an_entry_and_a_rename_in_the_same_transaction():
+    """The database moves them (migration 0007's triggers), whatever writes the row."""
+    from kaiser_club.models import Player
+    from tournaments.models import Entry
 
     made = sized(8, rounds=2)
+    before = event_versions(made.event)
+    Pairing.objects.filter(event=made.event).update(winner_side="away")  # a bulk update too
+    moved = event_versions(made.event)
+    assert moved.results != before.results and moved.live != before.live
+    Entry.objects.filter(event=made.event).update(name="Renamed")
+    renamed = event_versions(made.event)
+    assert renamed.results != moved.results
+    team = made.entries["T0"].team
+    assert team is not None
+    Player.objects.filter(id=team.player_one_id).update(name="Someone else")
+    assert event_versions(made.event).results != renamed.results
 
-    def fingerprints():
-        found: Any = with_portable_versions(Event.objects.filter(id=made.event.id)).get()
-        return (found.fp_results, found.fp_live, found.fp_entries, found.fp_rounds)
 
-    before = fingerprints()
-    pairing = Pairing.objects.filter(event=made.event).first()
-    assert pairing is not None
-    pairing.winner_side = "away"
-    pairing.save()
-    after = fingerprints()
-    assert after[0] != before[0] and after[2:] == before[2:]
+def test_the_version_is_one_primary_key_look_up_at_any_size():
+    from tournaments.standings.versions import live_versions
+
+    for teams in (16, 512):
+        made = sized(teams, rounds=1)
+        with CaptureQueriesContext(connection) as ctx:
+            live_versions(made.event.id)
+        assert len(ctx.captured_queries) == 1
+        assert "tournaments_pairing" not in ctx.captured_queries[0]["sql"]
 
 
 def test_an_undo_of_the_winning_hand_takes_the_win_back_in_the_cache():
@@ -209,20 +218,3 @@ def test_without_a_broker_the_refresh_runs_in_the_request():
         win_game(pairing.game_id, Side.NS)
     _, stored = cache.get(event_key(event.id))
     assert [r.wins for r in stored.rows] == [1, 0]
-
-
-def test_the_portable_fingerprints_stay_shallow_enough_for_sqlite() -> None:
-    """SQLite (the quick start's database) refuses deeply nested expressions ("parser stack
-    overflow"): Django's Concat nests a pair per argument, so the fingerprints join flat."""
-    from tournaments.models import Event
-    from tournaments.standings.versions import with_portable_versions
-
-    sql = str(with_portable_versions(Event.objects.filter(id=1)).query)
-    depth = deepest = 0
-    for character in sql:
-        if character == "(":
-            depth += 1
-            deepest = max(deepest, depth)
-        elif character == ")":
-            depth -= 1
-    assert deepest <= 12, f"expressions nest {deepest} deep"

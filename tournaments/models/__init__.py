@@ -5,10 +5,12 @@ from .events import Event, Season
 from .jobs import GenerationJob, Rollback
 from .reports import ReportJob, ReportKind
 from .rounds import Pairing, Round, Table
+from .versions import EventVersion
 
 __all__ = [
     "Entry",
     "Event",
+    "EventVersion",
     "GenerationJob",
     "Pairing",
     "ReportJob",

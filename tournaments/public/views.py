@@ -33,6 +33,7 @@ from ..standings.versions import Versions
 from . import selectors
 from .bracket import draw
 from .present import GameLine, game_line, now_playing, placing_label, player_name
+from .stored import mark_storable, page_marks
 from .tables import PlacingsTable, StandingsTable, csv_response
 
 POLL_SECONDS = 3
@@ -120,25 +121,33 @@ def live_page(
             return _headers(not_modified)
     _without_part(request)
     part_html = cache.get(_part_key(etag))
+    current = True  # what is served is this version (not the latest rendering of another)
     if part_html is None:
         served, part_html = _render_part(request, event, template, build, versions, etag)
         if part and served != etag:  # the latest rendering: perhaps the one this phone has
             not_modified = get_conditional_response(request, etag=served)
             if not_modified is not None:
                 return _headers(not_modified)
+        current = served == etag
         etag = served
     if part:
         response = HttpResponse(part_html)
         response["ETag"] = etag
-        return _headers(response)
+        return _stored_if(current, _headers(response))
     context = {
         "event": event,
         "part_html": mark_safe(part_html),  # rendered by our own template, escaped there
         "poll_url": _poll_url(request),
         "poll_seconds": POLL_SECONDS,
         "server_now_ms": int(timezone.now().timestamp() * 1000),
+        **page_marks(request),  # a page that may be stored leaves the reader's own as marks
     }
-    return _headers(render(request, page, context))
+    return _stored_if(current, _headers(render(request, page, context)))
+
+
+def _stored_if(current: bool, response: HttpResponse) -> HttpResponse:
+    """Offers the answer to ``stored.StoredPagesMiddleware`` when it shows the version read."""
+    return mark_storable(response) if current else response
 
 
 def _render_part(

@@ -154,7 +154,10 @@ def on_game_changed(sender: Any, game_id: int, **kwargs: Any) -> None:
     game still being played leaves every result as it was: nothing to do but this one lookup.
     Anything else (the game ended; a correction or an undo, which may have taken a result
     back) has the event's standings recomputed by a Celery task, so that the tablet's answer
-    does not wait for them (at once, in the request, when there is no broker)."""
+    does not wait for them (at once, in the request, when there is no broker). A change the
+    sender says moves no result (``outcome_may_change`` False) needs not even the lookup."""
+    if kwargs.get("outcome_may_change") is False:
+        return
     try:
         last_change = GameChange.objects.filter(game_id=OuterRef("game_id")).order_by("-id")
         row = (

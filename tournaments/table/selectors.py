@@ -13,12 +13,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from scoring.choices import GameStatus
+from scoring.choices import GameStatus, HandStatus
 from scoring.models import Game, Hand
+from scoring.services import Recorded
 from scoring.services.play import last_hand_may_be_taken_back
 from scoring.services.verification import acknowledged_by_game, pending_hand
 from tournaments.choices import RoundStatus
-from tournaments.game_gate import table_moved_on
+from tournaments.game_gate import remember_pairing, table_moved_on
 from tournaments.models import Event, Pairing, Round, Table
 
 GAME_RELATED = [
@@ -121,6 +122,11 @@ def table_current(*, table: Table) -> TableNow:
     )
     finished = [p.game for p in pairings if p.game and p.game.status == GameStatus.FINISHED]
     acknowledged = acknowledged_by_game(games=finished) if finished else {}
+    for found in pairings:
+        if found.event_id == table.event_id:
+            found.event = table.event  # read with its club: the gate needs no query
+        if found.game is not None:
+            remember_pairing(found.game, found)
     pairing, waiting = choose_current(pairings, acknowledged)
     now = TableNow(table=table, event=table.event, pairing=pairing, waiting=waiting)
     if pairing is not None and pairing.game is not None:
@@ -143,4 +149,23 @@ def table_now(*, table: Table) -> TableNow:
         now.take_back_open = last_hand_may_be_taken_back(game=game) and not (
             now.finished and table_moved_on(pairing)
         )
+    return now
+
+
+def table_after_hand(*, now: TableNow, recorded: Recorded) -> TableNow:
+    """The table once a hand is recorded on the game ``now`` holds: its hands read again, the
+    rest known already (the hand just entered is the last change, so it may be taken back; it
+    is the pending hand if it waits). Anything less plain (a retry, a game that ended, a row
+    read again under the lock) reads the table again (``table_now``)."""
+    game = now.game
+    if (
+        game is None
+        or recorded.game is not game
+        or not recorded.created
+        or game.status != GameStatus.IN_PROGRESS
+    ):
+        return table_now(table=now.table)
+    now.hands = list(Hand.objects.filter(game=game).order_by("number"))
+    now.pending = recorded.hand if recorded.hand.status == HandStatus.PENDING else None
+    now.take_back_open = bool(now.hands)
     return now

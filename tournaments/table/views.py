@@ -53,7 +53,7 @@ from .present import (
     seats,
     team_name,
 )
-from .selectors import TableNow, table_current, table_now
+from .selectors import TableNow, table_after_hand, table_current, table_now
 
 View = Callable[..., HttpResponse]
 
@@ -370,7 +370,7 @@ def hands(
     )
     return _answer(
         request,
-        table_now(table=table),
+        table_after_hand(now=now, recorded=recorded),
         created=recorded.created,
         number=recorded.hand.number,
         pending=recorded.hand.status == "pending",

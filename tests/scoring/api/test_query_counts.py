@@ -23,10 +23,9 @@ pytestmark = pytest.mark.django_db
 
 # Measured on PostgreSQL. Every write pays 3 to find the game and check the role, and the
 # transaction's savepoint and release (the test runs inside a transaction).
-RECORD_A_HAND = 14  # access 2, the game's event (gates) 1, the role 1, savepoint 2, lock 1,
-#                     same client id? 1, a pending hand? 1,
-#                     the game's hands 1, insert hand 1, insert change 1, update game 1,
-#                     the answer's game with its teams and seats 1
+RECORD_A_HAND = 6  # the game with the role and its event (one read), savepoint 2, then the
+#                    hand applied to the state the row keeps: update game, insert hand, insert
+#                    change (a signed-in session adds its own 2: tests/test_hand_queries.py)
 UNDO_A_HAND = 15  # access 2, savepoint 2, lock 1, event 1, role 1, the last change 1, ...
 CORRECT_A_HAND = 13  # the later hands' new scores are one bulk UPDATE
 READ_A_GAME = 3  # the clubs I may see, the game with its teams and seats, its hands

@@ -1,0 +1,212 @@
+"""Stored renderings of the public pages, served before the work an anonymous request does
+not need (sessions, authentication, CSRF checks, URL resolving, the view).
+
+``StoredPagesMiddleware`` sits just after the security and static-file middleware. For a GET
+of an event's public page (``/e/<id>/…``) from a browser with no session (anyone in the hall
+who has not signed in) it reads the event's ``live`` counter (one look-up by primary key:
+``tournaments.models.EventVersion``; a worker reuses what it read for up to a second) and,
+when a rendering of this very address in this language was stored at that version,
+answers with it: the bytes, or 304 when the browser has them. Otherwise the request goes
+through the stack; the view renders the page (marking it storable), and the rendering is
+stored under the version read BEFORE the view ran, so a change committed meanwhile can only
+make it newer than its label, never older: the next request reads the new counter and renders
+again. A confirmed hand moves the counter in its own transaction, so it shows on the next
+poll; a pending hand shows nowhere.
+
+Per language (the key holds the language the request asks for), per page (its path and
+query). The two things of a full page that are the reader's own are left as marks and filled
+in on the way out: the CSRF token (of the reader's own cookie, set if missing) and the
+server's clock. Renderings live in the Django cache (shared by the workers) and, once seen,
+in the worker's memory, so a hit costs the counter's look-up and a copy.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import re
+import time
+from collections import OrderedDict
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from django.conf import settings
+from django.core.cache import cache, caches
+from django.core.cache.backends.locmem import LocMemCache
+from django.http import HttpRequest, HttpResponse, HttpResponseNotModified
+from django.middleware.csrf import CsrfViewMiddleware, get_token
+from django.utils import translation
+from django.utils.cache import get_conditional_response
+
+from ..standings.versions import Versions, live_versions
+
+CSRF_MARK = "kaiser-csrf-mark-8f2c"
+NOW_MARK = "98765432101234"  # digits, where the page says the server's time in ms
+PUBLIC_PAGE = re.compile(r"^/e/(\d{1,12})/(?!standings\.csv)")
+STORE_SECONDS = 24 * 60 * 60  # keys name their version: the timeout only clears old ones
+LOCAL_PAGES = 256  # renderings kept in a worker's memory
+KEPT_HEADERS = ("Content-Type", "Content-Language", "Vary", "Cache-Control", "ETag")
+
+
+@dataclass(frozen=True)
+class Stored:
+    version: str
+    status: int
+    headers: tuple[tuple[str, str], ...]
+    body: bytes
+    marked: bool  # holds CSRF_MARK or NOW_MARK
+
+
+_local: OrderedDict[str, Stored] = OrderedDict()
+
+
+def storable(request: HttpRequest) -> bool:
+    """A GET by someone not signed in (no session), of an event's public page."""
+    return (
+        request.method == "GET"
+        and settings.SESSION_COOKIE_NAME not in request.COOKIES
+        and "messages" not in request.COOKIES
+        and PUBLIC_PAGE.match(request.path_info) is not None
+    )
+
+
+def mark_storable(response: HttpResponse) -> HttpResponse:
+    response.kaiser_storable = True  # type: ignore[attr-defined]
+    return response
+
+
+def page_marks(request: HttpRequest) -> dict[str, Any]:
+    """The context a page's reader-own values take when the page may be stored."""
+    if not storable(request):
+        return {}
+    return {"csrf_token": CSRF_MARK, "server_now_ms": NOW_MARK}
+
+
+def key_of(event_id: int, language: str, full_path: str) -> str:
+    digest = hashlib.blake2b(full_path.encode(), digest_size=12).hexdigest()
+    return f"kaiser:public:stored:{event_id}:{language}:{digest}"
+
+
+def _keep_locally() -> bool:
+    """A worker keeps renderings in its memory when the shared cache is another process's
+    (Redis): a hit then costs no round trip. A cache in this process's memory is that
+    already (the quick start, the tests, where clearing the cache must clear them all)."""
+    return not isinstance(caches["default"], LocMemCache)
+
+
+def _get(key: str, version: str) -> Stored | None:
+    found = _local.get(key) if _keep_locally() else None
+    if found is None or found.version != version:
+        found = cache.get(key)
+        if found is None or found.version != version:
+            return None
+        if _keep_locally():
+            _remember(key, found)
+    return found
+
+
+def _remember(key: str, stored: Stored) -> None:
+    _local[key] = stored
+    _local.move_to_end(key)
+    while len(_local) > LOCAL_PAGES:
+        _local.popitem(last=False)
+
+
+def _put(key: str, version: str, response: HttpResponse) -> None:
+    body = response.content
+    stored = Stored(
+        version=version,
+        status=response.status_code,
+        headers=tuple((name, response[name]) for name in KEPT_HEADERS if response.has_header(name)),
+        body=body,
+        marked=CSRF_MARK.encode() in body or NOW_MARK.encode() in body,
+    )
+    with contextlib.suppress(Exception):  # a convenience: the page is served all the same
+        cache.set(key, stored, STORE_SECONDS)
+    if _keep_locally():
+        _remember(key, stored)
+
+
+_csrf = CsrfViewMiddleware(lambda request: HttpResponse())
+
+
+def _filled(request: HttpRequest, response: HttpResponse, body: bytes) -> bytes:
+    """The reader's own values in place of the marks (the CSRF cookie set if needed)."""
+    if CSRF_MARK.encode() in body:
+        _csrf.process_request(request)
+        body = body.replace(CSRF_MARK.encode(), get_token(request).encode())
+        _csrf.process_response(request, response)
+    if NOW_MARK.encode() in body:
+        body = body.replace(NOW_MARK.encode(), str(int(time.time() * 1000)).encode())
+    return body
+
+
+def _answer(request: HttpRequest, stored: Stored) -> HttpResponse:
+    etag = dict(stored.headers).get("ETag")
+    if etag is not None:
+        not_modified = get_conditional_response(request, etag=etag)
+        if isinstance(not_modified, HttpResponseNotModified):
+            for name, value in stored.headers:
+                if name != "Content-Type":
+                    not_modified[name] = value
+            return not_modified
+    response = HttpResponse(status=stored.status)
+    for name, value in stored.headers:
+        response[name] = value
+    response.content = _filled(request, response, stored.body) if stored.marked else stored.body
+    return response
+
+
+_seen: dict[int, tuple[float, Versions | None]] = {}
+
+
+def _live_versions(event_id: int) -> Versions | None:
+    """The event's counters, as read at most ``PUBLIC_VERSION_SECONDS`` ago by this worker
+    (default 1 s; 0 reads them on every request): a change shows within that second plus
+    the poll, and a hall of phones costs each worker one look-up a second per event, not one
+    per request. A rendering is stored under the version read BEFORE it was made, so a
+    version read a moment ago can only label a rendering newer than itself."""
+    memo = float(getattr(settings, "PUBLIC_VERSION_SECONDS", 1.0))
+    now = time.monotonic()
+    if memo > 0:
+        seen = _seen.get(event_id)
+        if seen is not None and now - seen[0] < memo:
+            return seen[1]
+    found = live_versions(event_id)
+    if memo > 0:
+        if len(_seen) > LOCAL_PAGES:
+            _seen.clear()
+        _seen[event_id] = (now, found)
+    return found
+
+
+class StoredPagesMiddleware:
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        if not storable(request):
+            return self.get_response(request)
+        match = PUBLIC_PAGE.match(request.path_info)
+        assert match is not None
+        request.get_host()  # an unknown host is refused here as further in (400)
+        language = translation.get_language_from_request(request)
+        versions = _live_versions(int(match[1]))
+        key = key_of(int(match[1]), language, request.get_full_path())
+        if versions is not None:
+            found = _get(key, versions.live)
+            if found is not None:
+                return _answer(request, found)
+        response = self.get_response(request)
+        if not getattr(response, "kaiser_storable", False):
+            return response
+        if versions is not None and response.status_code == 200 and not response.streaming:
+            _put(key, versions.live, response)
+        if response.status_code == 200 and not response.streaming:
+            body = response.content
+            if CSRF_MARK.encode() in body or NOW_MARK.encode() in body:
+                response.content = _filled(request, response, body)
+                if response.has_header("Content-Length"):
+                    response["Content-Length"] = str(len(response.content))
+        return response
