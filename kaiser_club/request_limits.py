@@ -62,11 +62,6 @@ def nesting_depth_exceeds(value: Any, limit: int = MAX_JSON_DEPTH) -> bool:
     return _first_fault(value, limit, texts=False) == "too_deep"
 
 
-def holds_unstorable_text(value: Any) -> bool:
-    """Whether parsed JSON holds a key or string with a lone surrogate."""
-    return _first_fault(value, 2**31, texts=True) == "not_text"
-
-
 def _is_storable(text: str) -> bool:
     """No lone surrogate (JSON's "\\ud800" escape makes one): no database stores it."""
     try:

@@ -42,12 +42,7 @@ from django.utils import timezone
 from kaiser_club.errors import NotAllowed
 from kaiser_club.models import Club, Player
 from kaiser_club.people import Choice
-from kaiser_club.request_limits import (
-    holds_unstorable_text,
-    nesting_depth_exceeds,
-    not_text_text,
-    too_deep_text,
-)
+from kaiser_club.request_limits import nesting_depth_exceeds, too_deep_text
 from kaiser_club.roles import Role
 from kaiser_club.selectors import AnyUser, club_ids_with_role
 from scoring.convert import state_fields
@@ -186,8 +181,6 @@ def read_document(raw: bytes) -> Any:
         raise ImportRefused(f"The file: {too_deep_text()}") from None
     if nesting_depth_exceeds(data):
         raise ImportRefused(f"The file: {too_deep_text()}")
-    if holds_unstorable_text(data):
-        raise ImportRefused(f"The file: {not_text_text()}")
     return data
 
 
