@@ -26,6 +26,19 @@ from .errors import InvalidInput
 # is refused by the input (a query with it would overflow the column: a 500).
 LARGEST_ID = 2**31 - 1
 
+
+def whole_number_text(text: str, largest: int = LARGEST_ID) -> int | None:
+    """The whole number ``text`` writes in ASCII digits (spaces around allowed), from 0 to
+    ``largest``; None for anything else. ``str.isdigit`` also takes "²" (which ``int`` then
+    refuses: a 500) and "١٢" (which ``int`` reads as 12): a number typed into a form, a CSV or
+    a table's request is read only in the digits 0-9 its page shows."""
+    text = text.strip()
+    if not (text.isascii() and text.isdigit()) or len(text) > 19:
+        return None
+    value = int(text)
+    return value if value <= largest else None
+
+
 MAX_JSON_DEPTH = 32  # an event export, the deepest document the app reads, nests 6 levels
 WRITE_METHODS = {"POST", "PUT", "PATCH", "DELETE"}
 
@@ -37,32 +50,63 @@ def too_deep_text() -> str:
     ) % {"depth": MAX_JSON_DEPTH}
 
 
+def not_text_text() -> str:
+    return gettext(
+        "The data sent holds text that is not valid Unicode (a lone surrogate such as \\ud800), "
+        "which cannot be stored: send the text as UTF-8."
+    )
+
+
 def nesting_depth_exceeds(value: Any, limit: int = MAX_JSON_DEPTH) -> bool:
     """Whether parsed JSON nests lists and objects more than ``limit`` deep (no recursion)."""
+    return _first_fault(value, limit, texts=False) == "too_deep"
+
+
+def _is_storable(text: str) -> bool:
+    """No lone surrogate (JSON's "\\ud800" escape makes one): no database stores it."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def _first_fault(value: Any, limit: int, *, texts: bool = True) -> str | None:
+    """ "too_deep", "not_text" (when ``texts``) or None, walking parsed JSON without
+    recursion."""
     stack: list[tuple[Any, int]] = [(value, 1)]
     while stack:
         item, depth = stack.pop()
         if isinstance(item, dict):
             children: list[Any] = list(item.values())
+            if texts and not all(_is_storable(key) for key in item):
+                return "not_text"
         elif isinstance(item, list):
             children = item
+        elif isinstance(item, str):
+            if texts and not _is_storable(item):
+                return "not_text"
+            continue
         else:
             continue
         if depth > limit:
-            return True
+            return "too_deep"
         stack.extend((child, depth + 1) for child in children)
-    return False
+    return None
 
 
 def loads_bounded(text: str | bytes) -> Any:
-    """``json.loads`` that refuses a document nested too deep (InvalidInput); a document that
-    is not JSON raises ValueError as ``json.loads`` does."""
+    """``json.loads`` that refuses a document nested too deep or holding a lone surrogate
+    (InvalidInput); a document that is not JSON raises ValueError as ``json.loads`` does."""
     try:
         value = json.loads(text)
     except RecursionError:
         raise InvalidInput(too_deep_text(), code="too_deep") from None
-    if nesting_depth_exceeds(value):
+    fault = _first_fault(value, MAX_JSON_DEPTH)
+    if fault == "too_deep":
         raise InvalidInput(too_deep_text(), code="too_deep")
+    if fault == "not_text":
+        raise InvalidInput(not_text_text(), code="not_text")
     return value
 
 
@@ -93,11 +137,15 @@ def too_large(request: HttpRequest, length: int, limit: int) -> HttpResponse:
     return response
 
 
-def declared_length(request: HttpRequest) -> int:
-    try:
-        return max(0, int(request.META.get("CONTENT_LENGTH") or 0))
-    except ValueError:
-        return 0
+def declared_length(request: HttpRequest) -> int | None:
+    """The Content-Length, 0 when there is none, None when it is not a number in ASCII digits
+    (Django would raise ValueError reading the body: a 500; gunicorn refuses it itself)."""
+    raw = request.META.get("CONTENT_LENGTH") or "0"
+    return whole_number_text(raw, 2**62)
+
+
+def bad_length_text() -> str:
+    return gettext("The request's Content-Length header is not a number of bytes.")
 
 
 class RequestLimitsMiddleware:
@@ -111,6 +159,8 @@ class RequestLimitsMiddleware:
     def __call__(self, request: HttpRequest) -> HttpResponse:
         limit = getattr(settings, "MAX_REQUEST_BYTES", None)
         length = declared_length(request)
+        if length is None:
+            return JsonResponse({"detail": bad_length_text(), "code": "bad_length"}, status=400)
         if limit is not None and length > limit:
             return too_large(request, length, limit)
         if request.method in WRITE_METHODS and "json" in (request.content_type or ""):

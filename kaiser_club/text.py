@@ -15,7 +15,8 @@ def _kept(char: str) -> bool:
     if char in BIDI_FORMATTING:
         return False
     category = unicodedata.category(char)
-    return not (category == "Cc" or category in ("Zl", "Zp"))
+    # Cs: a lone surrogate (JSON's "\\ud800"), which no database can store as UTF-8
+    return not (category in ("Cc", "Cs") or category in ("Zl", "Zp"))
 
 
 def clean_text(text: str) -> str:

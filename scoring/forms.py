@@ -12,6 +12,8 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from kaiser_club.request_limits import LARGEST_ID
+
 from .api.serializers import HAND_NUMBER_MAX, HandCorrectSerializer
 from .choices import (
     ContractChoice,
@@ -34,7 +36,9 @@ def _choices(options: Any) -> list[tuple[Any, Any]]:
 
 class HandCorrectionForm(forms.Form):
     number = forms.IntegerField(widget=forms.HiddenInput, min_value=1, max_value=HAND_NUMBER_MAX)
-    version = forms.IntegerField(widget=forms.HiddenInput, required=False, min_value=1)
+    version = forms.IntegerField(
+        widget=forms.HiddenInput, required=False, min_value=1, max_value=LARGEST_ID
+    )
     # Not required where the API is not: it takes a played hand and a trump contract.
     kind = forms.ChoiceField(label=_("Hand"), choices=HandKindChoice.choices, required=False)
     bidder = forms.TypedChoiceField(

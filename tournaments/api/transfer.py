@@ -14,6 +14,8 @@ from rest_framework.parsers import JSONParser, MultiPartParser
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from kaiser_club.request_limits import whole_number_text
+
 from ..transfer import (
     ImportRefused,
     event_export,
@@ -49,9 +51,9 @@ def read_upload(request: Request) -> Any:
     """The document sent, as a JSON body or a multipart 'file', refused with a sentence when it
     is bigger than an event can be (before the import service starts its transaction)."""
     limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
-    length = request.META.get("CONTENT_LENGTH") or "0"
+    length = whole_number_text(request.META.get("CONTENT_LENGTH") or "0", 2**62) or 0
     is_json = request.content_type.startswith("application/json")
-    if is_json and limit is not None and length.isdigit() and int(length) > limit:
+    if is_json and limit is not None and length > limit:
         raise ImportRefused(
             f"This export is bigger than a JSON body may be here ({limit // 1024} KiB): send it "
             "as a multipart upload named 'file' instead."

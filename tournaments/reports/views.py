@@ -27,6 +27,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from kaiser_club.actors import Actor
 from kaiser_club.answers import show_error
 from kaiser_club.errors import KaiserError, NotAllowed, NotFound
+from kaiser_club.request_limits import whole_number_text
 from scoring.models import Game
 
 from ..choices import JobStatus
@@ -112,7 +113,8 @@ def _pick(request: HttpRequest, model: type[Round] | type[Table], event: Event, 
     raw = request.POST.get(field, "").strip()
     if not raw:
         return None
-    row = model.objects.filter(event=event, id=int(raw)).first() if raw.isdigit() else None
+    number = whole_number_text(raw)
+    row = model.objects.filter(event=event, id=number).first() if number is not None else None
     if row is None:
         raise NotFound(_("That is not part of this event; reload the page and choose again."))
     return row
@@ -125,7 +127,7 @@ def _ask(request: HttpRequest, event: Event) -> None:
         game = None
         raw_game = request.POST.get("game", "").strip()
         if raw_game:
-            game = Game.objects.filter(id=int(raw_game) if raw_game.isdigit() else 0).first()
+            game = Game.objects.filter(id=whole_number_text(raw_game) or 0).first()
             if game is None:
                 raise NotFound(_("That game is not part of this event."))
         kind = request.POST.get("kind", "")

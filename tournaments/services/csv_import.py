@@ -25,6 +25,7 @@ from django.utils.translation import gettext
 from kaiser_club.errors import InvalidInput
 from kaiser_club.models import Club, Player
 from kaiser_club.people import Pool, facts_of, name_key, parse_choice
+from kaiser_club.request_limits import whole_number_text
 from kaiser_club.spreadsheet import check_csv_size
 from kaiser_club.text import clean_text
 from scoring.models import Team
@@ -212,13 +213,14 @@ def _check_rows(event: Event, rows: list[ImportRow], needed: list[str]) -> None:
             )
         seed = row.values.get("seed", "")
         if seed:
-            if not seed.isdigit() or not limits.SEED[0] <= int(seed) <= limits.SEED[1]:
+            number = whole_number_text(seed, limits.SEED[1])
+            if number is None or number < limits.SEED[0]:
                 row.errors.append(
                     gettext("Seed '%(seed)s' is not a whole number from %(low)s to %(high)s.")
                     % {"seed": seed[:20], "low": limits.SEED[0], "high": limits.SEED[1]}
                 )
             else:
-                row.seed = int(seed)
+                row.seed = number
                 if row.seed in seen_seeds:
                     row.errors.append(
                         gettext("Seed %(seed)s is also on line %(line)s.")
@@ -232,8 +234,8 @@ def _check_rows(event: Event, rows: list[ImportRow], needed: list[str]) -> None:
                 seen_seeds.setdefault(row.seed, row.line)
         rating = row.values.get("rating", "")
         if rating:
-            try:
-                value = float(rating)
+            try:  # ASCII only: float() would read "١٢" as 12
+                value = float(rating) if rating.isascii() else math.nan
             except ValueError:
                 value = math.nan
             low, high = limits.RATING

@@ -9,7 +9,7 @@ from django.http import HttpRequest
 from django.utils.translation import gettext
 
 from kaiser_club.errors import InvalidInput
-from kaiser_club.request_limits import LARGEST_ID, loads_bounded
+from kaiser_club.request_limits import LARGEST_ID, loads_bounded, whole_number_text
 from scoring.api.serializers import HandEntrySerializer
 from scoring.rules import HandEntry, Seat
 from scoring.rules import Team as Side
@@ -46,8 +46,8 @@ def whole_number(data: dict[str, Any], name: str) -> int:
     """A whole number the page sent (as a number or its digits), from 0 to LARGEST_ID: a
     float, an infinity or a number too large for a database column is refused, not a 500."""
     value = data.get(name)
-    if isinstance(value, str) and value.strip().isdigit():
-        value = int(value.strip())
+    if isinstance(value, str):
+        value = whole_number_text(value)  # ASCII digits only: "²" and "١٢" are not numbers
     if isinstance(value, float) and value.is_integer():
         value = int(value)
     if isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= LARGEST_ID:
