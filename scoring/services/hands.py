@@ -182,7 +182,7 @@ def _record_locked(
     entry: HandEntry,
     client_id: uuid.UUID,
     number: int | None,
-    by: Any,
+    by: User | None,
     by_label: str,
     pending: bool,
     entered_by_seat: int | None,
