@@ -49,16 +49,35 @@ class Race:
     def __init__(self, monkeypatch: pytest.MonkeyPatch, *, lock: bool = True) -> None:
         self.barrier = threading.Barrier(2, timeout=20)
         self.locked_at: dict[str, float] = {}
-        real_lock = state.lock_game
+        met: set[str] = set()
+        real_lock, real_save = state.lock_game, state.save_kept_state
+
+        def meet() -> None:
+            # Each thread waits once, at the first write it reaches: the lock of the replaying
+            # path, or the conditional update of the fast path (the hand applied to the kept
+            # state); both threads are inside their transactions then.
+            name = threading.current_thread().name
+            if name not in met:
+                met.add(name)
+                self.barrier.wait()
 
         def lock_at_the_barrier(game_id: int) -> Game:
-            self.barrier.wait()  # both threads are inside their transactions now
+            meet()
             game = real_lock(game_id) if lock else Game.objects.get(id=game_id)
-            self.locked_at[threading.current_thread().name] = time.monotonic()
+            self.locked_at.setdefault(threading.current_thread().name, time.monotonic())
             time.sleep(HOLD)
             return game
 
+        def save_at_the_barrier(game: Game, kept: Any, **kwargs: Any) -> Any:
+            meet()
+            written = real_save(game, kept, **kwargs)
+            if written is not None:
+                self.locked_at.setdefault(threading.current_thread().name, time.monotonic())
+                time.sleep(HOLD)
+            return written
+
         monkeypatch.setattr("scoring.services.hands.lock_game", lock_at_the_barrier)
+        monkeypatch.setattr("scoring.services.hands.save_kept_state", save_at_the_barrier)
 
     def run(self, **calls: Callable[[], Any]) -> dict[str, Any]:
         outcomes: dict[str, Any] = {}
