@@ -62,6 +62,11 @@ def nesting_depth_exceeds(value: Any, limit: int = MAX_JSON_DEPTH) -> bool:
     return _first_fault(value, limit, texts=False) == "too_deep"
 
 
+def holds_unstorable_text(value: Any) -> bool:
+    """Whether parsed JSON holds a key or string with a lone surrogate."""
+    return _first_fault(value, 2**31, texts=True) == "not_text"
+
+
 def _is_storable(text: str) -> bool:
     """No lone surrogate (JSON's "\\ud800" escape makes one): no database stores it."""
     try:
@@ -95,14 +100,15 @@ def _first_fault(value: Any, limit: int, *, texts: bool = True) -> str | None:
     return None
 
 
-def loads_bounded(text: str | bytes) -> Any:
-    """``json.loads`` that refuses a document nested too deep or holding a lone surrogate
-    (InvalidInput); a document that is not JSON raises ValueError as ``json.loads`` does."""
+def loads_bounded(text: str | bytes, *, texts: bool = True) -> Any:
+    """``json.loads`` that refuses a document nested too deep or (when ``texts``) holding a
+    lone surrogate (InvalidInput); a document that is not JSON raises ValueError as
+    ``json.loads`` does."""
     try:
         value = json.loads(text)
     except RecursionError:
         raise InvalidInput(too_deep_text(), code="too_deep") from None
-    fault = _first_fault(value, MAX_JSON_DEPTH)
+    fault = _first_fault(value, MAX_JSON_DEPTH, texts=texts)
     if fault == "too_deep":
         raise InvalidInput(too_deep_text(), code="too_deep")
     if fault == "not_text":
@@ -175,7 +181,7 @@ class RequestLimitsMiddleware:
         except RequestDataTooBig:
             return None  # the view says how to send a large document (the event import does)
         try:
-            loads_bounded(body or b"null")
+            loads_bounded(body or b"null", texts=False)  # text: the parser's (the import's)
         except InvalidInput as exc:
             return JsonResponse({"detail": exc.message, "code": exc.code}, status=400)
         except ValueError:

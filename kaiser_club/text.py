@@ -15,8 +15,7 @@ def _kept(char: str) -> bool:
     if char in BIDI_FORMATTING:
         return False
     category = unicodedata.category(char)
-    # Cs: a lone surrogate (JSON's "\\ud800"), which no database can store as UTF-8
-    return not (category in ("Cc", "Cs") or category in ("Zl", "Zp"))
+    return not (category == "Cc" or category in ("Zl", "Zp"))
 
 
 def clean_text(text: str) -> str:

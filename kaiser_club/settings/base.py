@@ -120,6 +120,11 @@ STORAGES = {
 
 REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "kaiser_club.api.schema.KaiserAutoSchema",
+    "DEFAULT_PARSER_CLASSES": [
+        "kaiser_club.api.parsers.StorableJSONParser",
+        "rest_framework.parsers.FormParser",
+        "rest_framework.parsers.MultiPartParser",
+    ],
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "rest_framework.authentication.SessionAuthentication",
         "kaiser_club.api.authentication.BasicAuthentication",

@@ -135,7 +135,7 @@ def test_a_discard_reason_with_a_lone_surrogate_is_refused(reason: str) -> None:
     assert not GameChange.objects.filter(game=setup.game, action="discard").exists()
 
 
-def test_a_lone_surrogate_in_an_api_body_is_refused_before_the_view() -> None:
+def test_a_lone_surrogate_in_an_api_body_is_refused() -> None:
     event = make_event(teams=0)
     raw = json.dumps({"name": "\udc80 team", "player_one": 1, "player_two": 2})
     answer = organiser(event).generic("POST", "/api/teams/", raw, content_type="application/json")
