@@ -366,8 +366,3 @@ def test_progressive_placings_by_player(players: int, rounds: int, rnd: random.R
         RUNS["progressive"] += 1
 
     in_a_rolled_back_transaction(body)
-
-
-def test_report_the_runs() -> None:
-    """Says how many random events each property played (read with ``-s``, or in the log)."""
-    print(f"random events played: {dict(RUNS)} (examples per property: {EXAMPLES})")

@@ -301,23 +301,27 @@ def open_games(
         if status == GameStatus.IN_PROGRESS:
             playing.add(number)
     plans: list[tuple[Pairing, int]] = []
+    # A withdrawn team's game is decided after the others are opened: deciding it carries the
+    # result on and may open later games (at tables this loop has not counted yet).
+    without_game: list[tuple[Pairing, list[Entry]]] = []
     for row in {r.id: r for r in rows}.values():
         home, away = row.home, row.away
         assert home is not None and away is not None
         withdrawn = [e for e in (home, away) if e.status == EntryStatus.WITHDRAWN]
         if withdrawn:
-            decide_without_game(event=event, row=row, forfeiting=withdrawn, loaded=loaded, by=by)
+            without_game.append((row, withdrawn))
             continue
         taken = playing | per_round.setdefault(row.round_id, set())
         number = next(n for n in range(1, len(taken) + 2) if n not in taken)
         per_round[row.round_id].add(number)
         playing.add(number)
         plans.append((row, number))
-    if not plans:
-        return
-    tables = tables_ensure(event=event, count=max(n for _, n in plans))
-    for row, number in plans:
-        pairing_game_open(event=event, pairing=row, table=tables[number], rules=rules, by=by)
+    if plans:
+        tables = tables_ensure(event=event, count=max(n for _, n in plans))
+        for row, number in plans:
+            pairing_game_open(event=event, pairing=row, table=tables[number], rules=rules, by=by)
+    for row, withdrawn in without_game:
+        decide_without_game(event=event, row=row, forfeiting=withdrawn, loaded=loaded, by=by)
 
 
 def later_activity(loaded: LoadedBracket, row: Pairing) -> list[Pairing]:
