@@ -120,7 +120,7 @@ def _record_on_kept(
     entry: HandEntry,
     client_id: uuid.UUID,
     number: int | None,
-    by: Any,
+    by: User | None,
     by_label: str,
     pending: bool,
     entered_by_seat: int | None,
