@@ -24,6 +24,8 @@ import re
 from collections.abc import Iterable
 from typing import Any, Protocol
 
+from kaiser_club.sentences import N_, Said
+
 from .errors import InvalidInput
 
 # ASCII and their full-width forms, which some spreadsheets also read as formula signs.
@@ -94,14 +96,19 @@ def csv_text(rows: Iterable[Iterable[Any]]) -> str:
     return out.getvalue()
 
 
-def check_csv_size(text: str, *, max_bytes: int, max_rows: int, rows_are: str) -> None:
+def check_csv_size(text: str, *, max_bytes: int, max_rows: int, rows_are: Said) -> None:
     """Refuses a CSV file of more than ``max_bytes`` (as UTF-8) or more than ``max_rows`` rows
     after its header (``rows_are``: what a row is, "members"). A file that is not CSV is left
     to its import, which says where."""
     size = len(text.encode("utf-8", errors="replace"))
     if size > max_bytes:
         raise InvalidInput(
-            f"The file has {size:,} bytes; at most {max_bytes:,} can be imported at once: split it."
+            N_(
+                "The file has %(size)s bytes; at most %(max_bytes)s can be imported at once: split "
+                "it.",
+                size=size,
+                max_bytes=max_bytes,
+            )
         )
     rows = -1  # the header
     try:
@@ -112,6 +119,11 @@ def check_csv_size(text: str, *, max_bytes: int, max_rows: int, rows_are: str) -
         return
     if rows > max_rows:
         raise InvalidInput(
-            f"The file has {rows:,} {rows_are}; at most {max_rows:,} can be imported at once: "
-            "split it."
+            N_(
+                "The file has %(rows)s %(rows_are)s; at most %(max_rows)s can be imported at once: "
+                "split it.",
+                rows=rows,
+                rows_are=rows_are,
+                max_rows=max_rows,
+            )
         )

@@ -7,8 +7,9 @@ from collections import defaultdict
 from django.utils.translation import gettext
 
 from kaiser_club.errors import Conflict, InvalidInput
+from kaiser_club.sentences import Said, render
 
-from .refusal_text import refusal_message
+from .refusal_text import plain_params, refusal_message
 from .rules import HandRefused, Refusal
 
 
@@ -17,7 +18,7 @@ class HandNotAccepted(InvalidInput):
 
     code = "hand_refused"
 
-    def __init__(self, refusals: tuple[Refusal, ...] | list[Refusal], *, prefix: str = "") -> None:
+    def __init__(self, refusals: tuple[Refusal, ...] | list[Refusal], *, prefix: Said = "") -> None:
         by_field: dict[str, list[str]] = defaultdict(list)
         general: list[str] = []
         texts = [refusal_message(r) for r in refusals]  # in the request's language
@@ -25,14 +26,14 @@ class HandNotAccepted(InvalidInput):
             (by_field[refusal.field] if refusal.field else general).append(text)
         message = " ".join(texts)
         super().__init__(
-            f"{prefix}{message}",
+            f"{render(prefix)}{message}",
             field_errors=by_field,
             extra={
                 "refusals": [
                     {
                         "code": r.code,
                         "field": r.field,
-                        "params": dict(r.params),
+                        "params": plain_params(r),
                         "message": text,
                     }
                     for r, text in zip(refusals, texts, strict=True)
@@ -42,7 +43,7 @@ class HandNotAccepted(InvalidInput):
         self.refusals = tuple(refusals)
 
     @classmethod
-    def from_refused(cls, exc: HandRefused, *, prefix: str = "") -> HandNotAccepted:
+    def from_refused(cls, exc: HandRefused, *, prefix: Said = "") -> HandNotAccepted:
         return cls(exc.refusals, prefix=prefix)
 
 
@@ -51,7 +52,7 @@ class StaleGame(Conflict):
 
     code = "stale"
 
-    def __init__(self, message: str, *, game_id: int) -> None:
+    def __init__(self, message: Said, *, game_id: int) -> None:
         super().__init__(message)
         self.game_id = game_id
 

@@ -479,7 +479,7 @@ ENTRIES = ("entries API", "add-entry page", "CSV import page", "CSV import API")
 CORRECT = ("games API correction", "game page correction")
 PLAYED_ON = (
     "Game W1-1 cannot change its winner: the teams have already played on in W2-1 at table 1 (in "
-    "progress, 20–0 after 1 hands). Roll that game back first, after checking what it undoes, "
+    "progress, 20–0 after 1 hand). Roll that game back first, after checking what it undoes, "
     "then change the result."
 )
 BY_NAME = ("add-entry page", "CSV import page", "CSV import API")

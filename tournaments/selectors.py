@@ -7,6 +7,7 @@ from django.db.models import Count, Prefetch, Q, QuerySet
 from kaiser_club.errors import NotAllowed, NotFound
 from kaiser_club.roles import Role
 from kaiser_club.selectors import AnyUser, club_ids_with_role
+from kaiser_club.sentences import N_
 from scoring.choices import GameStatus
 
 from .choices import ResultKind
@@ -43,9 +44,9 @@ def event_for(*, user: AnyUser, event_id: int, action: EventAction = EventAction
     """The event, if the user may see it (404 otherwise) and act on it (403 otherwise)."""
     event = events_visible_to(user=user).filter(id=event_id).first()
     if event is None:
-        raise NotFound(f"There is no event {event_id} that you can see.")
+        raise NotFound(N_("There is no event %(event_id)s that you can see.", event_id=event_id))
     if not may_on_event(user=user, action=action, event=event):
-        raise NotAllowed(f"Your role in {event.club} does not allow this.")
+        raise NotAllowed(N_("Your role in %(club)s does not allow this.", club=event.club.name))
     return event
 
 
@@ -55,7 +56,7 @@ def round_in(*, event: Event, number: int | str) -> Round:
     found = Round.objects.filter(event=event, number=int(number)).select_related("event__club")
     round_ = found.first()
     if round_ is None:
-        raise NotFound(f"{event.name} has no round {number}.")
+        raise NotFound(N_("%(name)s has no round %(number)s.", name=event.name, number=number))
     return round_
 
 
@@ -68,14 +69,18 @@ def pairing_in(*, event: Event, pairing_id: int | str) -> Pairing:
         .first()
     )
     if pairing is None:
-        raise NotFound(f"{event.name} has no game {pairing_id}.")
+        raise NotFound(
+            N_("%(name)s has no game %(pairing_id)s.", name=event.name, pairing_id=pairing_id)
+        )
     return pairing
 
 
 def season_for(*, user: AnyUser, season_id: int) -> Season:
     season = seasons_visible_to(user=user).filter(id=season_id).first()
     if season is None:
-        raise NotFound(f"There is no season {season_id} that you can see.")
+        raise NotFound(
+            N_("There is no season %(season_id)s that you can see.", season_id=season_id)
+        )
     return season
 
 

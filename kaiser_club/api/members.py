@@ -12,6 +12,8 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from kaiser_club.sentences import N_
+
 from ..actors import Actor
 from ..errors import NotFound
 from ..members import services
@@ -87,9 +89,19 @@ def club_and_role(request: Request, club_id: int, *, at_least: Role) -> tuple[Cl
     club = Club.objects.filter(id=club_id).first()
     role = role_in_club(user=request.user, club_id=club.id) if club else None
     if club is None or role is None:
-        raise NotFound(f"There is no club {club_id} that you are a member of.")
+        raise NotFound(
+            N_("There is no club %(club_id)s that you are a member of.", club_id=club_id)
+        )
     if not role.includes(at_least):
-        raise PermissionDenied(f"This needs the {at_least.label} role in {club.name}.")
+        raise PermissionDenied(
+            str(
+                N_(
+                    "This needs the %(label)s role in %(name)s.",
+                    label=at_least.label,
+                    name=club.name,
+                )
+            )
+        )
     return club, role
 
 
@@ -127,7 +139,13 @@ class MemberDetailView(APIView):
         club, _role = club_and_role(request, club_id, at_least=Role.CLUB_ADMIN)
         membership = membership_in_club(club=club, membership_id=membership_id)
         if membership is None:
-            raise NotFound(f"{club.name} has no member {membership_id}.")
+            raise NotFound(
+                N_(
+                    "%(name)s has no member %(membership_id)s.",
+                    name=club.name,
+                    membership_id=membership_id,
+                )
+            )
         return membership
 
     @extend_schema(request=MemberRoleSerializer, responses={200: MemberAdminSerializer, **ERRORS})

@@ -29,6 +29,8 @@ from django.core.validators import validate_email
 from django.db import transaction
 from django.utils.translation import gettext as _
 
+from kaiser_club.sentences import N_, Np_, Said, render
+
 from ..actors import Actor
 from ..errors import InvalidInput
 from ..models import Club, FormerMembership, Membership, Player
@@ -85,7 +87,7 @@ class Row:
 @dataclass
 class Preview:
     rows: list[Row] = field(default_factory=list)
-    errors: list[str] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)  # in the reader's language
 
     @property
     def ok(self) -> bool:
@@ -98,7 +100,7 @@ class Preview:
 def check_size(text: str) -> None:
     """Refuses a file bigger than one import takes, before the preview or the import (and its
     transaction) reads it: the page calls this first."""
-    check_csv_size(text, max_bytes=MAX_BYTES, max_rows=MAX_ROWS, rows_are="members")
+    check_csv_size(text, max_bytes=MAX_BYTES, max_rows=MAX_ROWS, rows_are=N_("members"))
 
 
 def decode(data: bytes) -> str:
@@ -106,7 +108,11 @@ def decode(data: bytes) -> str:
     Windows code page a Canadian spreadsheet would use."""
     if len(data) > MAX_BYTES:
         raise InvalidInput(
-            f"The file has {len(data):,} bytes; at most {MAX_BYTES:,} can be imported at once."
+            N_(
+                "The file has %(count)s bytes; at most %(most)s can be imported at once.",
+                count=len(data),
+                most=MAX_BYTES,
+            )
         )
     try:
         return data.decode("utf-8-sig")
@@ -119,18 +125,21 @@ def _unescape(value: str) -> str:
     return from_cell(value.strip())
 
 
-def _read(text: str) -> tuple[list[tuple[int, dict[str, str]]], list[str]]:
+def _read(text: str) -> tuple[list[tuple[int, dict[str, str]]], list[Said]]:
     if not text.strip():
-        return [], ["The file is empty: it needs a header row (name, email, role) and members."]
+        return [], [N_("The file is empty: it needs a header row (name, email, role) and members.")]
     reader = csv.reader(io.StringIO(text))
     try:
         header = [h.strip().lower() for h in next(reader)]
     except (StopIteration, csv.Error):
-        return [], ["The first row could not be read as CSV."]
+        return [], [N_("The first row could not be read as CSV.")]
     if "name" not in header:
         return [], [
-            "The first row must name the columns: name, email, role (email and role may be "
-            f"left out). It reads: {', '.join(header) or '(nothing)'}."
+            N_(
+                "The first row must name the columns: name, email, role (email and role may be "
+                "left out). It reads: %(header)s.",
+                header=", ".join(header) or N_("(nothing)"),
+            )
         ]
     rows: list[tuple[int, dict[str, str]]] = []
     number = 1
@@ -139,7 +148,7 @@ def _read(text: str) -> tuple[list[tuple[int, dict[str, str]]], list[str]]:
             if not any(v.strip() for v in values):
                 continue
             if len(rows) >= MAX_ROWS:
-                return [], [f"The file has more than {MAX_ROWS} members; split it."]
+                return [], [N_("The file has more than %(most)s members; split it.", most=MAX_ROWS)]
             record = {
                 column: _unescape(values[i]) if i < len(values) else ""
                 for i, column in enumerate(header)
@@ -147,9 +156,11 @@ def _read(text: str) -> tuple[list[tuple[int, dict[str, str]]], list[str]]:
             }
             rows.append((number, record))
     except csv.Error as exc:
-        return [], [f"Row {number + 1}: this row is not valid CSV ({exc})."]
+        return [], [
+            N_("Row %(row)s: this row is not valid CSV (%(exc)s).", row=number + 1, exc=str(exc))
+        ]
     if not rows:
-        return [], ["The file has a header row but no members."]
+        return [], [N_("The file has a header row but no members.")]
     return rows, []
 
 
@@ -198,7 +209,7 @@ def members_csv_preview(*, club: Club, text: str, actor: Actor | None = None) ->
     """Checks every row and says what it would do. Reads only, in a fixed number of queries
     plus one per row whose person is looked for by name."""
     records, errors = _read(text)
-    preview = Preview(errors=errors)
+    preview = Preview(errors=[render(e) for e in errors])
     if errors:
         return preview
     pool = Pool(*record_pools(club=club, actor=actor))
@@ -211,32 +222,55 @@ def members_csv_preview(*, club: Club, text: str, actor: Actor | None = None) ->
     seen_emails: dict[str, int] = {}
     seen_players: dict[int, int] = {}
     for number, record in records:
-        problems = []
+        problems: list[Said] = []
         name = " ".join(record.get("name", "").split())
         email = record.get("email", "").strip()
         role_text = record.get("role", "").strip()
         if not name:
-            problems.append(f"Row {number}: the name is empty.")
+            problems.append(N_("Row %(number)s: the name is empty.", number=number))
         elif len(name) > NAME_MAX:
             problems.append(
-                f"Row {number}: the name has {len(name)} characters; at most {NAME_MAX} fit."
+                N_(
+                    "Row %(number)s: the name has %(length)s characters; at most %(most)s fit.",
+                    number=number,
+                    length=len(name),
+                    most=NAME_MAX,
+                )
             )
         if email:
             try:
                 validate_email(email)
             except ValidationError:
-                problems.append(f"Row {number}: email '{email}' is not an email address.")
+                problems.append(
+                    N_(
+                        "Row %(number)s: email '%(email)s' is not an email address.",
+                        number=number,
+                        email=email,
+                    )
+                )
                 email = ""
             else:
                 if email.lower() in seen_emails:
                     problems.append(
-                        f"Row {number}: email {email} is also on row {seen_emails[email.lower()]}."
+                        N_(
+                            "Row %(number)s: email %(email)s is also on row %(row)s.",
+                            number=number,
+                            email=email,
+                            row=seen_emails[email.lower()],
+                        )
                     )
                 seen_emails.setdefault(email.lower(), number)
         role = ROLE_WORDS.get(role_text.lower()) if role_text else Role.PLAYER
         if role is None:
             known = ", ".join(r.value for r in Role)
-            problems.append(f"Row {number}: role '{role_text}' is not one of {known}.")
+            problems.append(
+                N_(
+                    "Row %(number)s: role '%(role_text)s' is not one of %(known)s.",
+                    number=number,
+                    role_text=role_text,
+                    known=known,
+                )
+            )
         player, found_problems = (
             (None, []) if problems else _record(number, record, name, email, pool, club)
         )
@@ -244,7 +278,11 @@ def members_csv_preview(*, club: Club, text: str, actor: Actor | None = None) ->
         if player is not None:
             if player.id in seen_players:
                 problems.append(
-                    f"Row {number}: this is the same member as row {seen_players[player.id]}."
+                    N_(
+                        "Row %(number)s: this is the same member as row %(row)s.",
+                        number=number,
+                        row=seen_players[player.id],
+                    )
                 )
             seen_players.setdefault(player.id, number)
         owner = member_emails.get(email.lower()) if email else None
@@ -254,7 +292,7 @@ def members_csv_preview(*, club: Club, text: str, actor: Actor | None = None) ->
                 % {"row": number, "email": email, "club": club.name}
             )
         if problems or role is None:
-            preview.errors.extend(problems)
+            preview.errors.extend(render(p) for p in problems)
             continue
         membership = memberships.get(player.id) if player is not None else None
         if player is None:
@@ -297,7 +335,12 @@ def _check_admins_remain(club: Club, preview: Preview) -> None:
             row.number for row in preview.rows if row.membership and row.membership.id in demoted
         )
         preview.errors.append(
-            f"Row {first}: the club would be left with no club admin; keep at least one."
+            render(
+                N_(
+                    "Row %(first)s: the club would be left with no club admin; keep at least one.",
+                    first=first,
+                )
+            )
         )
 
 
@@ -316,9 +359,13 @@ def members_csv_import(*, club: Club, text: str, actor: Actor | None = None) -> 
     lock_club(club.id)
     preview = members_csv_preview(club=club, text=text, actor=actor)
     if not preview.ok:
-        errors = preview.errors or ["The file has no members to import."]
+        errors: list[Said] = [*preview.errors] or [N_("The file has no members to import.")]
         raise InvalidInput(
-            f"Nothing was imported: {len(errors)} problem{'s' if len(errors) != 1 else ''}.",
+            Np_(
+                "Nothing was imported: %(count)s problem.",
+                "Nothing was imported: %(count)s problems.",
+                count=len(errors),
+            ),
             field_errors={"rows": errors},
         )
     new_rows = [row for row in preview.rows if row.action is Action.NEW]

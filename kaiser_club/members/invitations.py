@@ -15,6 +15,8 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.formats import date_format
 
+from kaiser_club.sentences import N_
+
 from ..actors import Actor
 from ..errors import Conflict, InvalidInput, NotFound
 from ..models import Invitation, Membership, Player
@@ -54,7 +56,12 @@ def invitation_create(*, membership: Membership, by: User | None = None) -> NewI
     membership = lock_membership(membership.id)
     player = membership.player
     if player.user_id is not None:
-        raise Conflict(f"{player.name} already signs in with an account; they need no invitation.")
+        raise Conflict(
+            N_(
+                "%(name)s already signs in with an account; they need no invitation.",
+                name=player.name,
+            )
+        )
     now = timezone.now()
     Invitation.objects.filter(
         club_id=membership.club_id, player=player, accepted_at__isnull=True, revoked_at__isnull=True
@@ -83,31 +90,48 @@ def invitation_check(*, token: str, now: datetime | None = None, lock: bool = Fa
     invitation = qs.filter(token_digest=token_digest(token)).first()
     if invitation is None:
         raise NotFound(
-            "This invitation link is not known. Check that the whole link was copied, "
-            "or ask your club for a new one."
+            N_(
+                "This invitation link is not known. Check that the whole link was copied, or ask "
+                "your club for a new one."
+            )
         )
     now = now or timezone.now()
     if invitation.accepted_at is not None:
-        raise InvalidInput(f"This invitation was already used, on {_day(invitation.accepted_at)}.")
+        raise InvalidInput(
+            N_(
+                "This invitation was already used, on %(accepted)s.",
+                accepted=_day(invitation.accepted_at),
+            )
+        )
     if invitation.revoked_at is not None:
         raise InvalidInput(
-            "This invitation was replaced by a newer link or withdrawn; "
-            "ask your club for a new one."
+            N_(
+                "This invitation was replaced by a newer link or withdrawn; ask your club for a "
+                "new one."
+            )
         )
     if invitation.expires_at <= now:
         raise InvalidInput(
-            f"This invitation expired on {_day(invitation.expires_at)}; "
-            "ask your club for a new one."
+            N_(
+                "This invitation expired on %(expired)s; ask your club for a new one.",
+                expired=_day(invitation.expires_at),
+            )
         )
     if invitation.player.user_id is not None:
         raise Conflict(
-            f"{invitation.player.name}'s record already has a sign-in account; "
-            "sign in with it, or ask your club."
+            N_(
+                "%(name)s's record already has a sign-in account; sign in with it, or ask your "
+                "club.",
+                name=invitation.player.name,
+            )
         )
     if not Membership.objects.filter(club=invitation.club, player=invitation.player).exists():
         raise InvalidInput(
-            f"{invitation.player.name} is no longer a member of {invitation.club.name}; "
-            "this invitation cannot be used."
+            N_(
+                "%(name)s is no longer a member of %(club_name)s; this invitation cannot be used.",
+                name=invitation.player.name,
+                club_name=invitation.club.name,
+            )
         )
     return invitation
 
@@ -142,7 +166,7 @@ def invitation_sign_up(*, token: str, username: str, password: str, email: str =
     invitation = invitation_check(token=token)
     User = get_user_model()
     if User.objects.filter(username__iexact=username).exists():
-        message = f"The user name {username} is taken; pick another."
+        message = N_("The user name %(username)s is taken; pick another.", username=username)
         raise Conflict(message, field_errors={"username": [message]})
     user = User.objects.create_user(
         username=username, password=password, email=email or invitation.player.email

@@ -17,6 +17,8 @@ from django.db import IntegrityError, models, transaction
 from django.db.models import Q
 from django.utils.translation import gettext as _
 
+from kaiser_club.sentences import N_
+
 from ..actors import Actor
 from ..errors import Conflict, InvalidInput, NotAllowed, NotFound
 from ..models import FormerMembership, Invitation, Membership, Player
@@ -77,9 +79,15 @@ def _refuse_two_people(
     if rows:
         what = model._meta.verbose_name
         raise Conflict(
-            f"{keep.name} and {dup.name} both appear in the same {what}: {_names(rows)}. "
-            "One person cannot take two places there, so these are two different people; "
-            "nothing was merged.",
+            N_(
+                "%(kept)s and %(merged)s both appear in the same %(what)s: %(names)s. One person "
+                "cannot take two places there, so these are two different people; nothing was "
+                "merged.",
+                kept=keep.name,
+                merged=dup.name,
+                what=what or "",
+                names=_names(rows),
+            ),
             code="two_people",
         )
 
@@ -121,9 +129,14 @@ def _refuse_unique_clash(
             ][:EXAMPLES]
         if rows:
             raise Conflict(
-                f"{keep.name} and {dup.name} each have their own "
-                f"{model._meta.verbose_name} where only one is allowed: {_names(rows)}. "
-                "Remove one of them first; nothing was merged.",
+                N_(
+                    "%(kept)s and %(merged)s each have their own %(verbose_name)s where only one "
+                    "is allowed: %(names)s. Remove one of them first; nothing was merged.",
+                    kept=keep.name,
+                    merged=dup.name,
+                    verbose_name=model._meta.verbose_name or "",
+                    names=_names(rows),
+                ),
                 code="merge_clash",
             )
 
@@ -195,10 +208,10 @@ def player_merge(*, actor: Actor, keep_id: int, duplicate_id: int) -> MergeRepor
     """The actor merges the duplicate record into the record kept, if they may (see
     ``require_may_merge``)."""
     if keep_id == duplicate_id:
-        raise InvalidInput("Pick two different player records to merge.")
+        raise InvalidInput(N_("Pick two different player records to merge."))
     found = {p.id: p for p in Player.objects.filter(id__in=[keep_id, duplicate_id])}
     if len(found) != 2:
-        raise NotFound("One of the two player records no longer exists; nothing was merged.")
+        raise NotFound(N_("One of the two player records no longer exists; nothing was merged."))
     require_may_merge(actor=actor, keep=found[keep_id], duplicate=found[duplicate_id])
     return merge_records(keep_id=keep_id, duplicate_id=duplicate_id)
 
@@ -209,7 +222,7 @@ def merge_records(*, keep_id: int, duplicate_id: int) -> MergeReport:
     No role is checked: callers hold their own authority (``player_merge`` checks the actor's
     roles; an accepted invitation merges the invited record into the person's own)."""
     if keep_id == duplicate_id:
-        raise InvalidInput("Pick two different player records to merge.")
+        raise InvalidInput(N_("Pick two different player records to merge."))
     locked = {
         p.id: p
         for p in Player.objects.select_for_update()
@@ -217,13 +230,17 @@ def merge_records(*, keep_id: int, duplicate_id: int) -> MergeReport:
         .order_by("id")
     }
     if len(locked) != 2:
-        raise NotFound("One of the two player records no longer exists; nothing was merged.")
+        raise NotFound(N_("One of the two player records no longer exists; nothing was merged."))
     keep, dup = locked[keep_id], locked[duplicate_id]
     if keep.user_id is not None and dup.user_id is not None:
         raise Conflict(
-            f"{keep.name} and {dup.name} each sign in with their own account; a person has "
-            "one. If they are one person, have them keep one account and ask staff to remove "
-            "the other first; nothing was merged.",
+            N_(
+                "%(kept)s and %(merged)s each sign in with their own account; a person has one. If "
+                "they are one person, have them keep one account and ask staff to remove the other "
+                "first; nothing was merged.",
+                kept=keep.name,
+                merged=dup.name,
+            ),
             code="two_accounts",
         )
     by_model = player_fields_by_model()
@@ -251,8 +268,13 @@ def merge_records(*, keep_id: int, duplicate_id: int) -> MergeReport:
                 singular[str(model._meta.verbose_name_plural)] = str(model._meta.verbose_name)
     except IntegrityError as exc:
         raise Conflict(
-            f"{keep.name} and {dup.name} cannot be merged: the database refused it ({exc}). "
-            "Nothing was merged.",
+            N_(
+                "%(kept)s and %(merged)s cannot be merged: the database refused it (%(exc)s). "
+                "Nothing was merged.",
+                kept=keep.name,
+                merged=dup.name,
+                exc=exc,
+            ),
             code="merge_clash",
         ) from None
 

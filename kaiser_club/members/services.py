@@ -14,6 +14,8 @@ from django.db import transaction
 from django.db.models import QuerySet
 from django.utils.translation import gettext as _
 
+from kaiser_club.sentences import N_, Sentence
+
 from ..actors import Actor
 from ..errors import Conflict, InvalidInput, NotAllowed, NotFound
 from ..models import Club, FormerMembership, Membership, Player
@@ -45,15 +47,21 @@ def lock_club(club_id: int) -> Club:
     try:
         return Club.objects.select_for_update().get(id=club_id)
     except Club.DoesNotExist:
-        raise NotFound(f"There is no club {club_id}.") from None
+        raise NotFound(N_("There is no club %(club_id)s.", club_id=club_id)) from None
 
 
 def clean_name(name: str) -> str:
     name = clean_text(name)
     if not name:
-        raise InvalidInput("A member needs a name.", field_errors={"name": ["Enter a name."]})
+        raise InvalidInput(
+            N_("A member needs a name."), field_errors={"name": [N_("Enter a name.")]}
+        )
     if len(name) > NAME_MAX:
-        message = f"A name can have at most {NAME_MAX} characters; this one has {len(name)}."
+        message = N_(
+            "A name can have at most %(most)s characters; this one has %(length)s.",
+            most=NAME_MAX,
+            length=len(name),
+        )
         raise InvalidInput(message, field_errors={"name": [message]})
     return name
 
@@ -65,7 +73,7 @@ def clean_email(email: str) -> str:
     try:
         validate_email(email)
     except ValidationError:
-        message = f"'{email}' is not an email address."
+        message = N_("'%(email)s' is not an email address.", email=email)
         raise InvalidInput(message, field_errors={"email": [message]}) from None
     return email
 
@@ -117,7 +125,9 @@ def member_add(
     lock_club(club.id)
     name, email = clean_name(name), clean_email(email)
     if choice is None and email_taken_in_club(club=club, email=email):
-        message = f"{email} is already the email of a member of {club.name}."
+        message = N_(
+            "%(email)s is already the email of a member of %(name)s.", email=email, name=club.name
+        )
         raise Conflict(message, field_errors={"email": [message]})
     names, emails = record_pools(club=club, actor=actor)
     found = match_person(within=names, emails_within=emails, name=name, email=email, choice=choice)
@@ -128,7 +138,11 @@ def member_add(
         raise ChooseRecord([ambiguity("name", name, found.candidates, club=club)], emails=True)
     if found.player is None:
         if email_taken_in_club(club=club, email=email):  # a new record: not a member's email
-            message = f"{email} is already the email of a member of {club.name}."
+            message = N_(
+                "%(email)s is already the email of a member of %(name)s.",
+                email=email,
+                name=club.name,
+            )
             raise Conflict(message, field_errors={"email": [message]})
         player = Player.objects.create(name=name, email=email)
         return Membership.objects.create(club=club, player=player, role=role)
@@ -147,8 +161,13 @@ def _join(*, club: Club, player: Player, role: Role) -> Membership:
         )
     if email_taken_in_club(club=club, email=player.email, exclude_player_id=player.id):
         raise Conflict(
-            f"Another member of {club.name} has the email {player.email}; if that is the same "
-            f"person as {player.name}, merge the two records instead."
+            N_(
+                "Another member of %(name)s has the email %(email)s; if that is the same person as "
+                "%(player_name)s, merge the two records instead.",
+                name=club.name,
+                email=player.email,
+                player_name=player.name,
+            )
         )
     FormerMembership.objects.filter(club=club, player=player).delete()
     return Membership.objects.create(club=club, player=player, role=role)
@@ -169,7 +188,7 @@ def member_add_existing(*, club: Club, player: Player, role: Role = Role.PLAYER)
     return _join(club=club, player=player, role=role)
 
 
-def _refuse_losing_last_admin(membership: Membership, *, doing: str) -> None:
+def _refuse_losing_last_admin(membership: Membership, *, doing: Sentence) -> None:
     if membership.role != Role.CLUB_ADMIN:
         return
     others = (
@@ -179,8 +198,13 @@ def _refuse_losing_last_admin(membership: Membership, *, doing: str) -> None:
     )
     if not others:
         raise InvalidInput(
-            f"{membership.player.name} is the only club admin of {membership.club.name}; "
-            f"make another member club admin before you {doing}."
+            N_(
+                "%(name)s is the only club admin of %(club_name)s; make another member club admin "
+                "before you %(doing)s.",
+                name=membership.player.name,
+                club_name=membership.club.name,
+                doing=doing,
+            )
         )
 
 
@@ -196,7 +220,7 @@ def member_change_role(*, membership: Membership, role: Role) -> Membership:
     if membership.role == role:
         return membership
     if role != Role.CLUB_ADMIN:
-        _refuse_losing_last_admin(membership, doing=f"make them {role.label}")
+        _refuse_losing_last_admin(membership, doing=N_("make them %(role)s", role=role.label))
     membership.role = role
     membership.save(update_fields=["role"])
     return membership
@@ -215,8 +239,8 @@ def member_remove(*, membership: Membership) -> Player:
     try:
         membership.refresh_from_db()
     except Membership.DoesNotExist:
-        raise NotFound("That member was already removed.") from None
-    _refuse_losing_last_admin(membership, doing="remove them")
+        raise NotFound(N_("That member was already removed.")) from None
+    _refuse_losing_last_admin(membership, doing=N_("remove them"))
     player = membership.player
     FormerMembership.objects.update_or_create(
         club_id=membership.club_id,

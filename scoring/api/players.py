@@ -14,6 +14,7 @@ from rest_framework.views import APIView
 
 from kaiser_club.errors import NotFound
 from kaiser_club.members.selectors import player_visible_to
+from kaiser_club.sentences import N_
 
 from ..ratings import current_ratings
 from ..stats import Record, player_stats
@@ -78,8 +79,10 @@ class PlayerStatsView(APIView):
         player = player_visible_to(user=request.user, player_id=player_id)
         if player is None:
             if not request.user.is_authenticated:
-                raise NotAuthenticated("Sign in to see this player.")
-            raise NotFound(f"There is no player {player_id} that you may see.")
+                raise NotAuthenticated(str(N_("Sign in to see this player.")))
+            raise NotFound(
+                N_("There is no player %(player_id)s that you may see.", player_id=player_id)
+            )
         stats = player_stats(player=player)
         ratings = current_ratings()
         best = stats.best_partner

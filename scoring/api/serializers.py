@@ -9,6 +9,7 @@ from rest_framework import serializers
 
 from kaiser_club.models import Club, Player
 from kaiser_club.request_limits import LARGEST_ID
+from kaiser_club.sentences import N_
 
 from ..choices import (
     ContractChoice,
@@ -55,7 +56,7 @@ class TeamSerializer(serializers.ModelSerializer[Team]):
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         if attrs["player_one"] == attrs["player_two"]:
-            raise serializers.ValidationError("A team needs two different players.")
+            raise serializers.ValidationError(str(N_("A team needs two different players.")))
         return attrs
 
 
@@ -256,7 +257,9 @@ class GameCreateSerializer(serializers.Serializer[dict[str, Any]]):
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         given = [name for name in ("north", "east", "south", "west") if name in attrs]
         if given and len(given) != 4:
-            raise serializers.ValidationError("Give all four seats, or none to seat the teams.")
+            raise serializers.ValidationError(
+                str(N_("Give all four seats, or none to seat the teams."))
+            )
         return attrs
 
 

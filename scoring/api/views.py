@@ -20,6 +20,7 @@ from kaiser_club.errors import NotFound
 from kaiser_club.request_limits import LARGEST_ID
 from kaiser_club.roles import Role
 from kaiser_club.selectors import club_ids_with_role
+from kaiser_club.sentences import N_
 
 from .. import services
 from ..errors import StaleGame
@@ -108,17 +109,21 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gen
     def retrieve(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         game = game_with_hands(game_id=int(kwargs["pk"]), queryset=self.get_queryset())
         if game is None:
-            raise NotFound(f"There is no game {kwargs['pk']} that you can see.")
+            raise NotFound(
+                N_("There is no game %(game_id)s that you can see.", game_id=kwargs["pk"])
+            )
         return Response(GameDetailSerializer(game).data)
 
     def _game(self, pk: str, needed: GameAction) -> Game:
         game = self.get_queryset().filter(id=pk).first()
         if game is None:
-            raise NotFound(f"There is no game {pk} that you can see.")
+            raise NotFound(N_("There is no game %(pk)s that you can see.", pk=pk))
         if needed is not GameAction.READ and not may_on_game(
             user=self.request.user, action=needed, game=game
         ):  # the game's club's players see it: get_queryset holds those only
-            raise PermissionDenied(f"Your role in {game.club} does not allow this.")
+            raise PermissionDenied(
+                str(N_("Your role in %(club)s does not allow this.", club=game.club.name))
+            )
         return game
 
     def _answer(self, call: Callable[[], Any], game_id: int) -> Any:
@@ -169,7 +174,7 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gen
         actor = Actor.of(request.user)
         game = game_for_actor(actor=actor, game_id=int(pk)) if int(pk) <= LARGEST_ID else None
         if game is None:
-            raise NotFound(f"There is no game {pk} that you can see.")
+            raise NotFound(N_("There is no game %(pk)s that you can see.", pk=pk))
         incoming = HandRecordSerializer(data=request.data)
         incoming.is_valid(raise_exception=True)
         seat = incoming.validated_data.get("entered_by_seat")

@@ -30,6 +30,7 @@ from scoring.rules.ruleset import (
     StealTheFive,
 )
 from scoring.rules.scoring import score_hand
+from scoring.rules.terms import N_, Term
 from scoring.rules.types import (
     Contract,
     EndReason,
@@ -44,6 +45,7 @@ from scoring.rules.validation import validate_hand
 
 __all__ = [
     "MESSAGES",
+    "N_",
     "PRESETS",
     "PRESET_TITLES",
     "BothReachTarget",
@@ -67,6 +69,7 @@ __all__ = [
     "StealTheFive",
     "Suit",
     "Team",
+    "Term",
     "UnknownPreset",
     "apply_hand",
     "call_time",

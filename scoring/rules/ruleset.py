@@ -25,6 +25,7 @@ from enum import StrEnum
 from typing import Any
 
 from scoring.rules.refusals import Refusal, RuleSetInvalid
+from scoring.rules.terms import N_, Term
 from scoring.rules.types import MisdealReason
 
 
@@ -59,30 +60,30 @@ class BothReachTarget(StrEnum):
     HIGHER = "higher"  # Denexa: the higher score wins (equal scores: the bidder)
 
 
-OPTION_LABELS: Mapping[str, str] = {
-    "name": "rule set name",
-    "title": "rule set title",
-    "min_bid": "minimum bid",
-    "max_bid": "maximum bid",
-    "no_trump": "no-trump bids",
-    "target": "target",
-    "raised_target": "raised target",
-    "bid_out_line": "bid-out line",
-    "raised_bid_out_line": "raised bid-out line",
-    "steal_the_five": "steal-the-five rule",
-    "minus_line_loses": "minus-target-loses rule",
-    "bid_to_win": "bid-to-win rule",
-    "no_overtricks": "no-overtricks rule",
-    "kaiser_bid": "Kaiser bid",
-    "three_spades_needs_three_tricks": "three-of-spades rule",
-    "misdeals": "misdeals",
-    "misdeal_redeal": "redeal after a misdeal",
-    "both_reach_target": "rule for both teams reaching the target",
-    "time_limit_minutes": "time limit",
-    "five_bonus": "good card",
-    "three_penalty": "bad card",
-    "good_card": "good card's name",
-    "bad_card": "bad card's name",
+OPTION_LABELS: Mapping[str, Term] = {
+    "name": Term(N_("rule set name")),
+    "title": Term(N_("rule set title")),
+    "min_bid": Term(N_("minimum bid")),
+    "max_bid": Term(N_("maximum bid")),
+    "no_trump": Term(N_("no-trump bids")),
+    "target": Term(N_("target")),
+    "raised_target": Term(N_("raised target")),
+    "bid_out_line": Term(N_("bid-out line")),
+    "raised_bid_out_line": Term(N_("raised bid-out line")),
+    "steal_the_five": Term(N_("steal-the-five rule")),
+    "minus_line_loses": Term(N_("minus-target-loses rule")),
+    "bid_to_win": Term(N_("bid-to-win rule")),
+    "no_overtricks": Term(N_("no-overtricks rule")),
+    "kaiser_bid": Term(N_("Kaiser bid")),
+    "three_spades_needs_three_tricks": Term(N_("three-of-spades rule")),
+    "misdeals": Term(N_("misdeals")),
+    "misdeal_redeal": Term(N_("redeal after a misdeal")),
+    "both_reach_target": Term(N_("rule for both teams reaching the target")),
+    "time_limit_minutes": Term(N_("time limit")),
+    "five_bonus": Term(N_("good card")),
+    "three_penalty": Term(N_("bad card")),
+    "good_card": Term(N_("good card's name")),
+    "bad_card": Term(N_("bad card's name")),
 }
 
 
@@ -285,10 +286,16 @@ class RuleSet:
 
 # Parsing one option from a JSON-like value.
 
+EXPECTED_TEXT = Term(N_("text"))
+EXPECTED_A_WHOLE_NUMBER = Term(N_("a whole number"))
+EXPECTED_A_WHOLE_NUMBER_OR_EMPTY = Term(N_("a whole number or empty"))
+EXPECTED_TRUE_OR_FALSE = Term(N_("true or false"))
+EXPECTED_MISDEAL_REASONS = Term(N_("a list of misdeal reasons"))
+
 _Parser = Callable[[str, object], object]
 
 
-def _wrong_type(key: str, raw: object, expected: str) -> Refusal:
+def _wrong_type(key: str, raw: object, expected: Term) -> Refusal:
     return Refusal(
         "wrong_type",
         key,
@@ -297,23 +304,23 @@ def _wrong_type(key: str, raw: object, expected: str) -> Refusal:
 
 
 def _parse_str(key: str, raw: object) -> object:
-    return raw if isinstance(raw, str) else _wrong_type(key, raw, "text")
+    return raw if isinstance(raw, str) else _wrong_type(key, raw, EXPECTED_TEXT)
 
 
 def _parse_int(key: str, raw: object) -> object:
     if isinstance(raw, int) and not isinstance(raw, bool):
         return raw
-    return _wrong_type(key, raw, "a whole number")
+    return _wrong_type(key, raw, EXPECTED_A_WHOLE_NUMBER)
 
 
 def _parse_optional_int(key: str, raw: object) -> object:
     if raw is None or (isinstance(raw, int) and not isinstance(raw, bool)):
         return raw
-    return _wrong_type(key, raw, "a whole number or empty")
+    return _wrong_type(key, raw, EXPECTED_A_WHOLE_NUMBER_OR_EMPTY)
 
 
 def _parse_bool(key: str, raw: object) -> object:
-    return raw if isinstance(raw, bool) else _wrong_type(key, raw, "true or false")
+    return raw if isinstance(raw, bool) else _wrong_type(key, raw, EXPECTED_TRUE_OR_FALSE)
 
 
 def _choice(enum: type[StrEnum]) -> _Parser:
@@ -334,7 +341,7 @@ def _choice(enum: type[StrEnum]) -> _Parser:
 
 def _parse_misdeals(key: str, raw: object) -> object:
     if isinstance(raw, str) or not isinstance(raw, Iterable):
-        return _wrong_type(key, raw, "a list of misdeal reasons")
+        return _wrong_type(key, raw, EXPECTED_MISDEAL_REASONS)
     parse_reason = _choice(MisdealReason)
     reasons: set[MisdealReason] = set()
     for item in raw:

@@ -9,6 +9,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from kaiser_club.errors import InvalidInput
+from kaiser_club.sentences import N_
 
 from ..choices import GameStatus
 from ..models import Game
@@ -19,9 +20,9 @@ MAX_ADDED_MINUTES = 600
 
 def _running(game: Game) -> None:
     if game.status == GameStatus.FINISHED:
-        raise InvalidInput("This game is over; its clock cannot change.")
+        raise InvalidInput(N_("This game is over; its clock cannot change."))
     if game.time_limit_minutes is None:
-        raise InvalidInput("This game has no time limit.")
+        raise InvalidInput(N_("This game has no time limit."))
 
 
 @transaction.atomic
@@ -39,7 +40,7 @@ def clock_pause(*, game_id: int) -> Game:
     game = lock_game(game_id)
     _running(game)
     if game.time_called_at is not None:
-        raise InvalidInput("Time has already been called in this game.")
+        raise InvalidInput(N_("Time has already been called in this game."))
     if game.paused_at is None:
         game.paused_at = timezone.now()
         game.save(update_fields=["paused_at", "updated_at"])
@@ -62,7 +63,7 @@ def clock_add_minutes(*, game_id: int, minutes: int) -> Game:
     game = lock_game(game_id)
     _running(game)
     if game.time_called_at is not None:
-        raise InvalidInput("Time has already been called; minutes can no longer be added.")
+        raise InvalidInput(N_("Time has already been called; minutes can no longer be added."))
     _check_new_deadline(game, minutes)
     game.added_minutes += minutes
     game.save(update_fields=["added_minutes", "updated_at"])
@@ -76,15 +77,22 @@ def _check_new_deadline(game: Game, minutes: int) -> None:
     total = game.added_minutes + minutes
     if total > MAX_ADDED_MINUTES:
         raise InvalidInput(
-            f"At most {MAX_ADDED_MINUTES} minutes can be added to a game in all; "
-            f"{game.added_minutes} are already added."
+            N_(
+                "At most %(most)s minutes can be added to a game in all; "
+                "%(added_minutes)s are already added.",
+                most=MAX_ADDED_MINUTES,
+                added_minutes=game.added_minutes,
+            )
         )
     if minutes >= 0:
         return
     limit = game.time_limit_minutes or 0
     if limit + total < 0:
         raise InvalidInput(
-            f"Only {limit + game.added_minutes} minutes can be taken away from this game's time."
+            N_(
+                "Only %(most)s minutes can be taken away from this game's time.",
+                most=limit + game.added_minutes,
+            )
         )
 
 

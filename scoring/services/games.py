@@ -15,6 +15,8 @@ from kaiser_club.actors import Actor
 from kaiser_club.errors import InvalidInput, NotAllowed
 from kaiser_club.models import Club, Player
 from kaiser_club.roles import Role
+from kaiser_club.sentences import N_
+from kaiser_club.sentences import of as said_by
 
 from ..choices import GameStatus, HandAction, HandStatus
 from ..convert import hand_to_entry
@@ -41,14 +43,14 @@ def rules_from(*, preset_name: str, changes: Mapping[str, Any] | None = None) ->
     try:
         rules = preset(preset_name)
     except UnknownPreset as exc:
-        raise InvalidInput(str(exc), field_errors={"preset": [str(exc)]}) from None
+        said = said_by(exc)  # the refusal, in the reader's language where it is shown
+        raise InvalidInput(said, field_errors={"preset": [said]}) from None
     if not changes:
         return rules
     try:
         return RuleSet.from_dict({**rules.to_dict(), **changes})
     except RuleSetInvalid as exc:
-        messages = [r.message for r in exc.refusals]
-        raise InvalidInput(" ".join(messages), field_errors={"rules": messages}) from None
+        raise InvalidInput(said_by(exc), field_errors={"rules": list(exc.refusals)}) from None
 
 
 def _seating(
@@ -62,11 +64,15 @@ def _seating(
             Seat.WEST: ew_team.player_two,
         }
     if set(seats) != set(Seat):
-        raise InvalidInput("Every seat needs a player: north, east, south and west.")
+        raise InvalidInput(N_("Every seat needs a player: north, east, south and west."))
     if {seats[Seat.NORTH].id, seats[Seat.SOUTH].id} != ns_team.player_ids:
-        raise InvalidInput(f"North and south must be the two players of {ns_team}.")
+        raise InvalidInput(
+            N_("North and south must be the two players of %(ns_team)s.", ns_team=str(ns_team))
+        )
     if {seats[Seat.EAST].id, seats[Seat.WEST].id} != ew_team.player_ids:
-        raise InvalidInput(f"East and west must be the two players of {ew_team}.")
+        raise InvalidInput(
+            N_("East and west must be the two players of %(ew_team)s.", ew_team=str(ew_team))
+        )
     return dict(seats)
 
 
@@ -85,10 +91,14 @@ def _new_game_row(
 ) -> Game:
     """A checked, unsaved game row: the one place that says what a new game is."""
     if ns_team.id == ew_team.id:
-        raise InvalidInput("A game needs two different teams.")
+        raise InvalidInput(N_("A game needs two different teams."))
     if ns_team.player_ids & ew_team.player_ids:
         raise InvalidInput(
-            f"{ns_team} and {ew_team} share a player; a game needs four different players."
+            N_(
+                "%(ns_team)s and %(ew_team)s share a player; a game needs four different players.",
+                ns_team=str(ns_team),
+                ew_team=str(ew_team),
+            )
         )
     seating = _seating(ns_team, ew_team, seats)
     state = new_game(rules, first_dealer)
@@ -213,7 +223,7 @@ def game_call_time(*, game_id: int, at: datetime | None = None, by: User | None 
     if game.time_called_at is not None or game.status == GameStatus.FINISHED:
         return game
     if game.from_paper:
-        raise InvalidInput("This game was entered from a paper score sheet; it has no clock.")
+        raise InvalidInput(N_("This game was entered from a paper score sheet; it has no clock."))
     now = timezone.now()
     game.time_called_at = min(at or now, now)
     # Called late (``at`` in the past), the hands completed since are replayed as after time:
@@ -225,7 +235,11 @@ def game_call_time(*, game_id: int, at: datetime | None = None, by: User | None 
     except HandRefused as exc:
         broken = first_broken_hand(game, entries)
         raise HandNotAccepted.from_refused(
-            exc, prefix=f"With time called then, hand {broken} would no longer be possible: "
+            exc,
+            prefix=N_(
+                "With time called then, hand %(number)s would no longer be possible: ",
+                number=broken,
+            ),
         ) from None
     audit(game, HandAction.CALL_TIME, by=by, by_label="" if by else "clock")
     write_hand_results(hands, state)
@@ -239,11 +253,13 @@ def game_seat_player(*, game_id: int, seat: Seat, player: Player) -> Game:
     the record of who replaced whom; a finished game keeps its players."""
     game = lock_game(game_id)
     if game.status == GameStatus.FINISHED:
-        raise InvalidInput("This game is over; its players can no longer change.")
+        raise InvalidInput(N_("This game is over; its players can no longer change."))
     seat_fields = {Seat.NORTH: "north", Seat.EAST: "east", Seat.SOUTH: "south", Seat.WEST: "west"}
     others = {getattr(game, f"{name}_id") for s, name in seat_fields.items() if s != seat}
     if player.id in others:
-        raise InvalidInput(f"{player} already plays in this game, in another seat.")
+        raise InvalidInput(
+            N_("%(player)s already plays in this game, in another seat.", player=player.name)
+        )
     setattr(game, seat_fields[seat], player)
     game.version += 1
     game.save(update_fields=[seat_fields[seat], "version", "updated_at"])
@@ -256,7 +272,7 @@ def game_forfeit(
 ) -> Game:
     game = lock_game(game_id)
     if game.status == GameStatus.FINISHED:
-        raise InvalidInput("This game is already over; a forfeit cannot change its result.")
+        raise InvalidInput(N_("This game is already over; a forfeit cannot change its result."))
     game.forfeited_by = forfeited_by.value
     _drop_pending_hand(game, by=by)
     audit(game, HandAction.FORFEIT, by=by, reason=reason)

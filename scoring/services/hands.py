@@ -14,6 +14,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from kaiser_club.errors import InvalidInput, NotFound
+from kaiser_club.sentences import N_, Np_
 
 from ..choices import GameStatus, HandAction, HandStatus
 from ..convert import (
@@ -52,12 +53,19 @@ def request_digest(entry: HandEntry) -> str:
     return hashlib.sha256(body.encode()).hexdigest()
 
 
-def _check_expected_number(game: Game, number: int | None, *, what: str) -> None:
+def _check_expected_number(game: Game, number: int | None) -> None:
     if number is not None and number != game.hand_count + 1:
         raise StaleGame(
-            f"This {what} was for hand {number}, but the game has {game.hand_count} "
-            f"hand{'s' if game.hand_count != 1 else ''} recorded: it moved on meanwhile. "
-            "Check the score sheet and enter the hand again if it is still missing.",
+            Np_(
+                "This entry was for hand %(number)s, but the game has %(count)s hand recorded: "
+                "it moved on meanwhile. Check the score sheet and enter the hand again if it is "
+                "still missing.",
+                "This entry was for hand %(number)s, but the game has %(count)s hands recorded: "
+                "it moved on meanwhile. Check the score sheet and enter the hand again if it is "
+                "still missing.",
+                number=number,
+                count=game.hand_count,
+            ),
             game_id=game.id,
         )
 
@@ -193,15 +201,19 @@ def _record_locked(
     if existing is not None:
         if existing.request_digest != digest:
             raise ClientIdReused(
-                f"Hand id {client_id} was already used for hand {existing.number} with other "
-                "details. Each new hand needs a new id.",
+                N_(
+                    "Hand id %(client_id)s was already used for hand %(number)s with other "
+                    "details. Each new hand needs a new id.",
+                    client_id=str(client_id),
+                    number=existing.number,
+                ),
                 extra={"hand_number": existing.number},
             )
         return Recorded(hand=existing, game=game, created=False)
     waiting = Hand.with_pending.filter(game=game, status=HandStatus.PENDING).first()
     if waiting is not None:
         raise HandAwaitingConfirmation(waiting.number)
-    _check_expected_number(game, number, what="entry")
+    _check_expected_number(game, number)
 
     now = timezone.now()
     if entry.completed_at is None or entry.completed_at > now:
@@ -249,15 +261,19 @@ def undo_last_hand(game: Game, *, number: int | None, by: User | None, by_label:
     """``hand_undo_last`` on a game whose row the caller has locked."""
     last = Hand.with_pending.filter(game=game).order_by("-number").first()
     if last is None:
-        raise InvalidInput("There is no hand to undo: this game has none recorded yet.")
+        raise InvalidInput(N_("There is no hand to undo: this game has none recorded yet."))
     if number is not None and number != last.number:
         raise StaleGame(
-            f"You asked to undo hand {number}, but the last hand is {last.number}. "
-            "Only the last hand can be undone.",
+            N_(
+                "You asked to undo hand %(number)s, but the last hand is %(last)s. Only the last "
+                "hand can be undone.",
+                number=number,
+                last=last.number,
+            ),
             game_id=game.id,
         )
     if game.forfeited_by:
-        raise InvalidInput("This game ended by forfeit; its hands can no longer be undone.")
+        raise InvalidInput(N_("This game ended by forfeit; its hands can no longer be undone."))
     entry = hand_to_entry(last)
     last.delete()
     state = current_state(game)
@@ -282,13 +298,15 @@ def hand_correct(
     game = lock_game(game_id)
     if expected_version is not None and expected_version != game.version:
         raise StaleGame(
-            "The game changed since you opened it. Look at the score sheet again, then correct.",
+            N_(
+                "The game changed since you opened it. Look at the score sheet again, then correct."
+            ),
             game_id=game.id,
         )
     hands = list(game.hands.order_by("number"))
     target = next((h for h in hands if h.number == number), None)
     if target is None:
-        raise NotFound(f"Game {game.id} has no hand {number}.")
+        raise NotFound(N_("Game %(id)s has no hand %(number)s.", id=game.id, number=number))
     before = hand_to_entry(target)
     if entry.completed_at is None:
         entry = dataclasses.replace(entry, completed_at=before.completed_at)
@@ -298,9 +316,12 @@ def hand_correct(
     except HandRefused as exc:
         broken = first_broken_hand(game, entries)
         prefix = (
-            f"Hand {broken}: "
+            N_("Hand %(number)s: ", number=broken)
             if broken == number
-            else f"With this correction hand {broken} would no longer be possible: "
+            else N_(
+                "With this correction hand %(number)s would no longer be possible: ",
+                number=broken,
+            )
         )
         raise HandNotAccepted.from_refused(exc, prefix=prefix) from None
     guard_result_change(game, state)

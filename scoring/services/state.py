@@ -14,6 +14,7 @@ from django.db.models import Max
 from django.utils import timezone
 
 from kaiser_club.errors import NotFound
+from kaiser_club.sentences import N_
 
 from ..choices import GameStatus, HandAction
 from ..convert import (
@@ -34,7 +35,7 @@ def lock_game(game_id: int) -> Game:
     try:
         return Game.objects.select_for_update().get(id=game_id)
     except Game.DoesNotExist:
-        raise NotFound(f"There is no game {game_id}.") from None
+        raise NotFound(N_("There is no game %(game_id)s.", game_id=game_id)) from None
 
 
 def stored_entries(game: Game) -> list[Hand]:

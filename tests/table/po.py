@@ -11,7 +11,8 @@ CATALOGUE = Path(__file__).resolve().parents[2] / "locale" / "fr" / "LC_MESSAGES
 TABLE_SOURCES = (
     "templates/table/",
     "tournaments/table/",
-    "scoring/refusal_text.py",
+    "scoring/rules/refusals.py",
+    "scoring/rules/ruleset.py",
     "scoring/services/verification.py",
     "scoring/errors.py",
 )

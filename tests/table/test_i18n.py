@@ -14,8 +14,9 @@ import pytest
 from django.utils import translation
 
 from kaiser_club.roles import Role
-from scoring.refusal_text import PARAM_VALUES, TEMPLATES, refusal_message
-from scoring.rules import MESSAGES, Refusal
+from kaiser_club.sentences import render
+from scoring.refusal_text import refusal_message
+from scoring.rules import MESSAGES, Refusal, Seat, Term
 from scoring.rules.refusals import CONTRACT_NAMES, MISDEAL_REASON_NAMES, SEAT_NAMES, TEAM_NAMES
 from scoring.rules.ruleset import OPTION_LABELS
 from tests.factories import member, start_game
@@ -28,32 +29,45 @@ def braces(text: str) -> set[str]:
     return {name for _, name, _, _ in string.Formatter().parse(text) if name}
 
 
-def test_every_refusal_code_has_a_template_with_the_engines_placeholders() -> None:
-    assert set(TEMPLATES) == set(MESSAGES)
+def catalogue() -> dict[str, list[str]]:
+    return {entry.msgid: entry.translations for entry in entries()}
+
+
+def test_every_refusal_template_is_in_the_catalogue_with_its_placeholders() -> None:
+    french = catalogue()
+    for code, english in MESSAGES.items():
+        assert english in french, code
+        assert all(set(PRINTF.findall(t)) == set(PRINTF.findall(english)) for t in french[english])
     with translation.override("en"):
-        for code, english in MESSAGES.items():
-            assert str(TEMPLATES[code]) == english, code  # English answers are unchanged
+        for code, english in MESSAGES.items():  # English answers are the engine's own text
+            names = set(PRINTF.findall(english))
+            refusal = Refusal(code, None, dict.fromkeys(names, 1))
+            assert refusal_message(refusal) == refusal.message
 
 
 def test_every_name_the_engine_prints_is_translatable() -> None:
-    names: list[Mapping[Any, str]] = [
+    names: list[Mapping[Any, Term]] = [
         TEAM_NAMES,
         SEAT_NAMES,
         CONTRACT_NAMES,
         MISDEAL_REASON_NAMES,
         OPTION_LABELS,
     ]
-    for mapping in names:
-        for value in mapping.values():
-            assert value in PARAM_VALUES, value
+    french = catalogue()
+    with translation.override("fr"):
+        for mapping in names:
+            for term in mapping.values():
+                assert term.template in french, term
+                assert render(term) not in ("", None)
 
 
 @pytest.mark.parametrize("code", sorted(MESSAGES))
 def test_every_refusal_is_in_french_with_the_same_placeholders(code: str) -> None:
+    names = set(PRINTF.findall(MESSAGES[code]))
+    refusal = Refusal(code, None, dict.fromkeys(names, 7))
     with translation.override("fr"):
-        french = str(TEMPLATES[code])
-    assert french != MESSAGES[code], f"{code} is not translated"
-    assert braces(french) == braces(MESSAGES[code])
+        french = refusal_message(refusal)
+    assert french != refusal.message, f"{code} is not translated"
 
 
 def test_every_string_of_the_table_page_is_translated_once_and_alike() -> None:
@@ -68,7 +82,11 @@ def test_every_string_of_the_table_page_is_translated_once_and_alike() -> None:
 
 
 def test_a_refusal_with_names_in_it_reads_in_french() -> None:
-    refusal = Refusal("forced_not_dealer", "forced", {"dealer": "North", "bidder": "East"})
+    refusal = Refusal(
+        "forced_not_dealer",
+        "forced",
+        {"dealer": SEAT_NAMES[Seat.NORTH], "bidder": SEAT_NAMES[Seat.EAST]},
+    )
     with translation.override("fr"):
         assert refusal_message(refusal) == (
             "Une mise forcée revient au donneur : c’est Nord qui donne, pas Est."

@@ -164,7 +164,7 @@ def test_correcting_a_game_whose_winner_played_on_is_refused_naming_the_later_ga
         scoring.hand_correct(game_id=w11.game_id, number=1, entry=losing)
     assert str(refused.value) == (
         "Game W1-1 cannot change its winner: the teams have already played on in W2-1 at "
-        "table 1 (in progress, 20–0 after 1 hands). Roll that game back first, after "
+        "table 1 (in progress, 20–0 after 1 hand). Roll that game back first, after "
         "checking what it undoes, then change the result."
     )
     assert [g["code"] for g in refused.value.extra["later_games"]] == ["W2-1"]

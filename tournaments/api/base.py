@@ -9,6 +9,7 @@ from rest_framework.request import Request
 from rest_framework.views import APIView
 
 from kaiser_club.errors import NotFound
+from kaiser_club.sentences import N_
 
 from ..models import Entry, Event, Pairing, Round, Table
 from ..permissions import EventAction
@@ -43,12 +44,16 @@ def pairing_of(event: Event, pairing_id: int | str) -> Pairing:
 def entry_of(event: Event, entry_id: int | str) -> Entry:
     found = Entry.objects.filter(event=event, id=int(entry_id)).select_related("team").first()
     if found is None:
-        raise NotFound(f"{event.name} has no entry {entry_id}.")
+        raise NotFound(
+            N_("%(name)s has no entry %(entry_id)s.", name=event.name, entry_id=entry_id)
+        )
     return found
 
 
 def table_of(event: Event, table_id: int | str) -> Table:
     found = Table.objects.filter(event=event, id=int(table_id)).first()
     if found is None:
-        raise NotFound(f"{event.name} has no table {table_id}.")
+        raise NotFound(
+            N_("%(name)s has no table %(table_id)s.", name=event.name, table_id=table_id)
+        )
     return found

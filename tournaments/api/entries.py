@@ -9,6 +9,7 @@ from rest_framework.response import Response
 
 from kaiser_club.actors import Actor
 from kaiser_club.errors import InvalidInput
+from kaiser_club.sentences import N_
 
 from .. import services
 from ..selectors import entries_of
@@ -41,13 +42,15 @@ class EntryListView(EventView):
         common = {"seed": data.get("seed"), "rating": data.get("rating"), "club": data.get("club")}
         if event.individual:
             if "player" not in data:
-                raise InvalidInput("Give the player.", field_errors={"player": ["Required."]})
+                raise InvalidInput(
+                    N_("Give the player."), field_errors={"player": [N_("Required.")]}
+                )
             entry = services.entry_register_player(event=event, player=data["player"], **common)
         else:
             if "player_one" not in data or "player_two" not in data:
                 raise InvalidInput(
-                    "A team needs two players.",
-                    field_errors={"player_one": ["Required."], "player_two": ["Required."]},
+                    N_("A team needs two players."),
+                    field_errors={"player_one": [N_("Required.")], "player_two": [N_("Required.")]},
                 )
             entry = services.entry_register_team(
                 event=event,

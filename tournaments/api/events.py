@@ -14,6 +14,7 @@ from rest_framework.response import Response
 
 from kaiser_club.actors import Actor
 from kaiser_club.errors import NotFound
+from kaiser_club.sentences import N_
 
 from .. import services
 from ..models import Event, GenerationJob, Season
@@ -63,7 +64,9 @@ class SeasonViewSet(
         incoming.is_valid(raise_exception=True)
         data = incoming.validated_data
         if not may_in_club(user=request.user, action=EventAction.MANAGE, club_id=data["club"].id):
-            raise PermissionDenied(f"Only organisers of {data['club']} can add its seasons.")
+            raise PermissionDenied(
+                str(N_("Only organisers of %(club)s can add its seasons.", club=data["club"]))
+            )
         season = services.season_create(
             club=data["club"],
             name=data["name"],
@@ -157,5 +160,7 @@ class JobView(EventView):
         event = self.event(request, pk)
         job = GenerationJob.objects.filter(event=event, id=job_id).first()
         if job is None:
-            raise NotFound(f"{event.name} has no generation job {job_id}.")
+            raise NotFound(
+                N_("%(name)s has no generation job %(job_id)s.", name=event.name, job_id=job_id)
+            )
         return Response(JobSerializer(job).data)

@@ -11,6 +11,7 @@ from rest_framework.response import Response
 
 from kaiser_club.actors import Actor
 from kaiser_club.errors import InvalidInput
+from kaiser_club.sentences import N_
 
 from .. import services
 from ..models import Event, Pairing, Round
@@ -287,7 +288,7 @@ class RollbackView(EventView):
         incoming = RollbackSerializer(data=request.data)
         incoming.is_valid(raise_exception=True)
         if not incoming.validated_data["confirm"]:
-            raise InvalidInput("Confirm the roll back once you have read what it undoes.")
+            raise InvalidInput(N_("Confirm the roll back once you have read what it undoes."))
         undone = actions.pairing_rollback(
             actor=_actor(request),
             pairing=pairing_of(event, pairing_id),

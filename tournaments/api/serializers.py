@@ -203,6 +203,10 @@ class CsvImportSerializer(serializers.Serializer[dict[str, Any]]):
 
 
 class JobSerializer(serializers.ModelSerializer[GenerationJob]):
+    # In the reader's language (the job keeps a sentence, not the worker's words).
+    summary = serializers.CharField(source="summary_text", read_only=True)
+    error = serializers.CharField(source="error_text", read_only=True)
+
     class Meta:
         model = GenerationJob
         fields = [

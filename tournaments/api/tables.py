@@ -9,6 +9,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from kaiser_club.errors import InvalidInput, NotFound
+from kaiser_club.sentences import N_
 
 from .. import services
 from ..permissions import EventAction, may_on_event
@@ -49,7 +50,7 @@ class TableActionView(EventView):
         elif action == "renew":
             table = services.table_renew(table=table)
         else:
-            raise NotFound(f"There is no action {action!r} here.")
+            raise NotFound(N_("There is no action %(action)r here.", action=action))
         context = {"request": request, "show_codes": True}
         return Response(TableSerializer(table, context=context).data)
 
@@ -60,6 +61,8 @@ class TableQrView(EventView):
         event = self.event(request, pk, write=True)
         table = table_of(event, table_id)
         if not table.code:
-            raise InvalidInput(f"Table {table.number}'s code is revoked; renew it first.")
+            raise InvalidInput(
+                N_("Table %(number)s's code is revoked; renew it first.", number=table.number)
+            )
         url = request.build_absolute_uri(services.table_path(table.code))
         return HttpResponse(qr_svg(url), content_type="image/svg+xml")

@@ -15,6 +15,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from kaiser_club.request_limits import whole_number_text
+from kaiser_club.sentences import N_
 
 from ..transfer import (
     ImportRefused,
@@ -55,8 +56,11 @@ def read_upload(request: Request) -> Any:
     is_json = request.content_type.startswith("application/json")
     if is_json and limit is not None and length > limit:
         raise ImportRefused(
-            f"This export is bigger than a JSON body may be here ({limit // 1024} KiB): send it "
-            "as a multipart upload named 'file' instead."
+            N_(
+                "This export is bigger than a JSON body may be here (%(kib)s KiB): send it as a "
+                "multipart upload named 'file' instead.",
+                kib=limit // 1024,
+            )
         )
     upload = request.FILES.get("file") if hasattr(request, "FILES") else None
     if upload is None:

@@ -5,6 +5,9 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils import translation
+
+from kaiser_club.sentences import Said, Sentence, render, stored
 
 from ..choices import JobStatus
 from .events import Event
@@ -17,8 +20,12 @@ class GenerationJob(models.Model):
     event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="jobs")
     round_number = models.PositiveSmallIntegerField(null=True, blank=True)
     status = models.CharField(max_length=10, choices=JobStatus.choices, default=JobStatus.QUEUED)
+    # What the job says, in English (admin, logs) and as a sentence (template and parameters,
+    # kaiser_club.sentences) rendered in the language of whoever reads it, not the worker's.
     error = models.TextField(blank=True)
+    error_said = models.JSONField(null=True, blank=True)
     summary = models.CharField(max_length=300, blank=True)
+    summary_said = models.JSONField(null=True, blank=True)
     requested_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
@@ -43,6 +50,27 @@ class GenerationJob(models.Model):
     @property
     def finished(self) -> bool:
         return self.status in (JobStatus.DONE, JobStatus.FAILED)
+
+    def tell(self, *, summary: Said | None = None, error: Said | None = None) -> None:
+        """Keeps what the job says as a sentence, to be read in the reader's language, and
+        in English."""
+        with translation.override("en"):
+            if summary is not None:
+                self.summary = render(summary)[:300]
+                self.summary_said = stored(summary)
+            if error is not None:
+                self.error = render(error)
+                self.error_said = stored(error)
+
+    @property
+    def summary_text(self) -> str:
+        """The summary in the active language."""
+        return render(Sentence.from_json(self.summary_said)) if self.summary_said else self.summary
+
+    @property
+    def error_text(self) -> str:
+        """Why the job failed, in the active language."""
+        return render(Sentence.from_json(self.error_said)) if self.error_said else self.error
 
 
 class Rollback(models.Model):

@@ -14,6 +14,7 @@ from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
+from kaiser_club.sentences import N_, Sentence
 from scoring.models import Game, Team
 
 from ..choices import ResultKind, RoundStatus, SlotSide
@@ -38,6 +39,12 @@ class Round(models.Model):
 
     def __str__(self) -> str:
         return self.label or f"Round {self.number}"
+
+    @property
+    def said(self) -> str | Sentence:
+        """The round as a sentence names it, in the reader's language: its label, or
+        "Round 3"."""
+        return self.label or N_("Round %(n)s", n=self.number)
 
     @property
     def started(self) -> bool:

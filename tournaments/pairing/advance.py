@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .bracket import Bracket, Seeded, Side
-from .model import PairingError
+from .model import N_, PairingError
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,9 +48,15 @@ def advance(bracket: Bracket, match_id: int, *, home: int, away: int, winner: in
     """
     match = bracket.match(match_id)
     if home == away:
-        raise PairingError(f"Match {match.code} needs two different teams, not team {home} twice.")
+        raise PairingError(
+            N_("Match %(code)s needs two different teams, not team %(home)s twice."),
+            code=match.code,
+            home=home,
+        )
     if winner not in (home, away):
-        raise PairingError(f"Team {winner} did not play match {match.code}.")
+        raise PairingError(
+            N_("Team %(winner)s did not play match %(code)s."), winner=winner, code=match.code
+        )
     loser = away if winner == home else home
     fills: list[SlotFill] = []
     cancelled: list[int] = []

@@ -7,13 +7,25 @@ calls a format, and stores what comes back. Ids are the database's ids of the te
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 
+def N_(template: str) -> str:
+    """Marks a sentence's template for ``makemessages``; it is translated where it is shown."""
+    return template
+
+
 class PairingError(ValueError):
-    """The family of the pairing module's errors; the message is a sentence a person can act
-    on. The Django side maps it to its own domain error (HTTP 400 / a form error)."""
+    """The family of the pairing module's errors: a sentence a person can act on, kept as an
+    English template (``N_``) and named parameters, so the Django side shows it in the
+    reader's language (``kaiser_club.sentences.render``); ``str()`` is the English. The Django
+    side maps it to its own domain error (HTTP 400 / a form error)."""
+
+    def __init__(self, template: str, /, **params: str | int) -> None:
+        self.template = template
+        self.params: Mapping[str, str | int] = params
+        super().__init__(template % params if params else template)
 
 
 class NoValidPairing(PairingError):
@@ -105,7 +117,9 @@ def seed_order(entrants: Iterable[Entrant]) -> list[Entrant]:
     seeds = [entrant.seed for entrant in entrants if entrant.seed is not None]
     if len(seeds) != len(set(seeds)):
         duplicate = sorted(seed for seed in set(seeds) if seeds.count(seed) > 1)[0]
-        raise PairingError(f"Seed {duplicate} is given to more than one team.")
+        raise PairingError(
+            N_("Seed %(duplicate)s is given to more than one team."), duplicate=duplicate
+        )
 
     def key(entrant: Entrant) -> tuple[int, int, float, int]:
         if entrant.seed is not None:
@@ -120,7 +134,7 @@ def check_unique_ids(ids: Iterable[int]) -> None:
     seen: set[int] = set()
     for team_id in ids:
         if team_id in seen:
-            raise PairingError(f"Team {team_id} is entered twice.")
+            raise PairingError(N_("Team %(team_id)s is entered twice."), team_id=team_id)
         seen.add(team_id)
 
 

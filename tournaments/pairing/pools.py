@@ -20,7 +20,7 @@ from itertools import combinations, product
 
 from .bracket import Bracket
 from .matching import perfect_matching
-from .model import Entrant, PairingError, Round, check_unique_ids, seed_order
+from .model import N_, Entrant, PairingError, Round, check_unique_ids, seed_order
 from .round_robin import round_robin_schedule
 from .single_elimination import draw_size, seeding_order, single_elimination
 
@@ -48,10 +48,10 @@ def pool_name(index: int) -> str:
 def split_into_pools(entrants: Sequence[Entrant], *, pool_size: int) -> list[Pool]:
     """Pools of at most ``pool_size`` teams (as few pools as that allows), sizes within one."""
     if pool_size < 2:
-        raise PairingError("A pool needs room for at least two teams.")
+        raise PairingError(N_("A pool needs room for at least two teams."))
     ordered = seed_order(entrants)
     if len(ordered) < 2:
-        raise PairingError("Pools need at least two teams.")
+        raise PairingError(N_("Pools need at least two teams."))
     count = -(-len(ordered) // pool_size)
     grid: list[list[Entrant | None]] = []
     for start in range(0, len(ordered), count):
@@ -164,17 +164,20 @@ def knockout_seeds(finishing: Sequence[Sequence[int]], *, qualifiers: int) -> li
     pool go through.
     """
     if qualifiers < 1:
-        raise PairingError("At least one team of each pool must go through.")
+        raise PairingError(N_("At least one team of each pool must go through."))
     for index, order in enumerate(finishing):
         if len(order) < qualifiers:
             teams = "1 team" if len(order) == 1 else f"{len(order)} teams"
             raise PairingError(
-                f"Pool {pool_name(index)} has {teams}, so {qualifiers} cannot go through."
+                N_("Pool %(pool)s has %(teams)s, so %(qualifiers)s cannot go through."),
+                pool=pool_name(index),
+                teams=teams,
+                qualifiers=qualifiers,
             )
     check_unique_ids(team for order in finishing for team in order[:qualifiers])
     pools = len(finishing)
     if pools * qualifiers < 2:
-        raise PairingError("The knockout needs at least two teams.")
+        raise PairingError(N_("The knockout needs at least two teams."))
     positions = {
         seed: line for line, seed in enumerate(seeding_order(draw_size(pools * qualifiers)))
     }

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from itertools import combinations
 
 from .matching import perfect_matching
-from .model import PairingError, check_unique_ids
+from .model import N_, PairingError, check_unique_ids
 
 ATTEMPTS = 6
 REPEAT_PARTNER_COST = 1_000_000
@@ -81,7 +81,7 @@ def progressive_round(
     """
     check_unique_ids(players)
     if len(players) < 4:
-        raise PairingError("A progressive round needs at least four players.")
+        raise PairingError(N_("A progressive round needs at least four players."))
     rng = random.Random(f"progressive:{seed}:{round_number}")
     past = _read(history)
 

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .model import Bye, Entrant, Pairing, PairingError, Round, seed_order
+from .model import N_, Bye, Entrant, Pairing, PairingError, Round, seed_order
 
 
 def round_robin_schedule(entrants: Sequence[Entrant]) -> list[Round]:
@@ -33,7 +33,7 @@ def round_robin_schedule(entrants: Sequence[Entrant]) -> list[Round]:
     """
     ordered = [entrant.id for entrant in seed_order(entrants)]
     if len(ordered) < 2:
-        raise PairingError("A round robin needs at least two teams.")
+        raise PairingError(N_("A round robin needs at least two teams."))
     if len(ordered) % 2 == 0:
         outside: int | None = ordered[0]
         circle = ordered[1:]

@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from .bracket import BYE, Bracket, Draft, DraftSource, LoserOf, Seeded, Stage, WinnerOf, compress
-from .model import Entrant, PairingError, seed_order
+from .model import N_, Entrant, PairingError, seed_order
 
 
 def draw_size(teams: int) -> int:
@@ -44,7 +44,7 @@ def bracket_positions(teams: int) -> list[int | None]:
 def draw_lines(team_ids: Sequence[int]) -> list[DraftSource]:
     """The lines of the draw among ``team_ids`` (seed 1 first), byes included."""
     if len(team_ids) < 2:
-        raise PairingError("An elimination bracket needs at least two teams.")
+        raise PairingError(N_("An elimination bracket needs at least two teams."))
     return [
         Seeded(team_ids[seed - 1], seed) if seed is not None else BYE
         for seed in bracket_positions(len(team_ids))

@@ -31,6 +31,7 @@ from collections.abc import Iterable, Mapping, Sequence
 
 from .matching import largest_matching, perfect_matching
 from .model import (
+    N_,
     Bye,
     Entrant,
     NoValidPairing,
@@ -68,15 +69,18 @@ def swiss_round(
     states = team_states(entrants, played, standings_order, scores=scores)
     names = labels(entrants)
     if len(states) < 2:
-        raise PairingError("A Swiss round needs at least two teams.")
+        raise PairingError(N_("A Swiss round needs at least two teams."))
 
     candidates: list[TeamState | None] = [None]
     if len(states) % 2:
         candidates = [state for state in reversed(states) if not state.had_bye]
         if not candidates:
             raise NoValidPairing(
-                f"No pairing for round {round_number} gives the bye to a team that has not "
-                "had one: every team has had a bye."
+                N_(
+                    "No pairing for round %(round_number)s gives the bye to a team that has not "
+                    "had one: every team has had a bye."
+                ),
+                round_number=round_number,
             )
     for bye in candidates:
         to_pair = grouped([state for state in states if state is not bye])
@@ -84,7 +88,7 @@ def swiss_round(
         if games is not None:
             break
     else:
-        raise NoValidPairing(_why(states, candidates[0], round_number, names))
+        raise _why(states, candidates[0], round_number, names)
 
     games.sort(key=lambda game: min(game[0].rank, game[1].rank))
     return Round(
@@ -170,30 +174,56 @@ def _why(
     bye: TeamState | None,
     round_number: int,
     names: Mapping[int, str],
-) -> str:
-    """A sentence saying why no pairing exists (looking at the first bye candidate)."""
-    prefix = f"No pairing for round {round_number} avoids a rematch"
-    if bye is not None:
-        prefix += f", whichever team without a bye sits out (with {names[bye.id]} out"
+) -> NoValidPairing:
+    """Why no pairing exists (looking at the first bye candidate), as a sentence."""
     to_pair = [state for state in states if state is not bye]
     stuck = [names[state.id] for state in to_pair if not _can_play(state, to_pair)]
-    if stuck:
-        noun = "team" if len(stuck) == 1 else "teams"
-        verb = "has" if len(stuck) == 1 else "have"
-        reason = f"{noun} {join_names(stuck)} {verb} played everyone left"
-    else:
-        edges = [
-            (i, j, 0)
-            for i, a in enumerate(to_pair)
-            for j in range(i + 1, len(to_pair))
-            if to_pair[j].id not in a.opponents
-        ]
-        matched = {index for pair in largest_matching(len(to_pair), edges) for index in pair}
-        left = [names[state.id] for index, state in enumerate(to_pair) if index not in matched]
-        reason = (
-            f"pairing as many teams as possible still leaves {join_names(left)}, "
-            "who have already played each other"
-        )
+    params: dict[str, str | int] = {"round_number": round_number}
     if bye is not None:
-        return f"{prefix}, {reason})."
-    return f"{prefix}: {reason}."
+        params["out"] = names[bye.id]
+    if stuck:
+        params["names"] = join_names(stuck)
+        return NoValidPairing(_STUCK[(bye is not None, len(stuck) == 1)], **params)
+    edges = [
+        (i, j, 0)
+        for i, a in enumerate(to_pair)
+        for j in range(i + 1, len(to_pair))
+        if to_pair[j].id not in a.opponents
+    ]
+    matched = {index for pair in largest_matching(len(to_pair), edges) for index in pair}
+    params["names"] = join_names(
+        [names[state.id] for index, state in enumerate(to_pair) if index not in matched]
+    )
+    return NoValidPairing(_LEFT[bye is not None], **params)
+
+
+# (with a bye, one team) -> the sentence; the names are joined by join_names.
+_STUCK = {
+    (False, True): N_(
+        "No pairing for round %(round_number)s avoids a rematch: team %(names)s has played "
+        "everyone left."
+    ),
+    (False, False): N_(
+        "No pairing for round %(round_number)s avoids a rematch: teams %(names)s have played "
+        "everyone left."
+    ),
+    (True, True): N_(
+        "No pairing for round %(round_number)s avoids a rematch, whichever team without a bye "
+        "sits out (with %(out)s out, team %(names)s has played everyone left)."
+    ),
+    (True, False): N_(
+        "No pairing for round %(round_number)s avoids a rematch, whichever team without a bye "
+        "sits out (with %(out)s out, teams %(names)s have played everyone left)."
+    ),
+}
+_LEFT = {
+    False: N_(
+        "No pairing for round %(round_number)s avoids a rematch: pairing as many teams as "
+        "possible still leaves %(names)s, who have already played each other."
+    ),
+    True: N_(
+        "No pairing for round %(round_number)s avoids a rematch, whichever team without a bye "
+        "sits out (with %(out)s out, pairing as many teams as possible still leaves %(names)s, "
+        "who have already played each other)."
+    ),
+}

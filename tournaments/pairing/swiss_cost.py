@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 
-from .model import Entrant, PairingError, PlayedBye, PlayedGame, check_unique_ids
+from .model import N_, Entrant, PairingError, PlayedBye, PlayedGame, check_unique_ids
 
 SCORE_GAP_COST = 100_000_000
 CLUB_COST = 200_000_000
@@ -83,11 +83,13 @@ def team_states(
     entered = {entrant.id: entrant for entrant in entrants}
     for team in standings_order:
         if team not in entered:
-            raise PairingError(f"Team {team} is in the standings but not entered.")
+            raise PairingError(N_("Team %(team)s is in the standings but not entered."), team=team)
     ranked = set(standings_order)
     for entrant in entrants:
         if entrant.id not in ranked:
-            raise PairingError(f"Team {entrant.label} is entered but not in the standings.")
+            raise PairingError(
+                N_("Team %(label)s is entered but not in the standings."), label=entrant.label
+            )
 
     half_points = dict.fromkeys(entered, 0)
     opponents: dict[int, set[int]] = {team: set() for team in entered}
@@ -105,7 +107,9 @@ def team_states(
         pair = (record.home_id, record.away_id)
         if record.winner_id is not None and record.winner_id not in pair:
             raise PairingError(
-                f"Round {record.round}: team {record.winner_id} won a game it did not play."
+                N_("Round %(round)s: team %(winner_id)s won a game it did not play."),
+                round=record.round,
+                winner_id=record.winner_id,
             )
         for team, other, is_home in ((pair[0], pair[1], True), (pair[1], pair[0], False)):
             if team not in entered:
@@ -170,8 +174,12 @@ def _chronological(record: PlayedGame | PlayedBye) -> tuple[int, int]:
 
 def _half_points(team: int, scores: Mapping[int, float]) -> int:
     if team not in scores:
-        raise PairingError(f"Team {team} has no score.")
+        raise PairingError(N_("Team %(team)s has no score."), team=team)
     doubled = scores[team] * 2
     if doubled != int(doubled):
-        raise PairingError(f"Team {team}'s score {scores[team]} is not a multiple of a half.")
+        raise PairingError(
+            N_("Team %(team)s's score %(score)s is not a multiple of a half."),
+            team=team,
+            score=str(scores[team]),
+        )
     return int(doubled)

@@ -16,6 +16,7 @@ from django.template.loader import render_to_string
 from django.utils import timezone, translation
 
 from kaiser_club.errors import InvalidInput
+from kaiser_club.sentences import N_
 
 from ..models import ReportJob, ReportKind
 from . import selectors
@@ -61,11 +62,11 @@ def context_for(job: ReportJob) -> dict[str, Any]:
         data = selectors.bracket_data(event=event)
     elif kind is ReportKind.ROUND_TABLES:
         if job.round is None:
-            raise InvalidInput("This report needs a round.")
+            raise InvalidInput(N_("This report needs a round."))
         data = selectors.round_tables_data(round_=job.round)
     elif kind is ReportKind.SCORE_SHEET:
         if job.game_id is None:
-            raise InvalidInput("This report needs a game.")
+            raise InvalidInput(N_("This report needs a game."))
         data = selectors.score_sheet_data(event=event, game_id=job.game_id)
     elif kind is ReportKind.BLANK_SHEETS:
         data = selectors.blank_sheets_data(event=event, round_=job.round, game_id=job.game_id)

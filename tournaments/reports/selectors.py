@@ -15,6 +15,7 @@ from django.db.models import QuerySet
 from django.utils.translation import gettext as _
 
 from kaiser_club.errors import InvalidInput, NotFound
+from kaiser_club.sentences import N_
 from scoring.convert import game_rules
 from scoring.models import Game, Hand
 from scoring.rules import KaiserBid, NoTrump, RuleSet, StealTheFive
@@ -56,7 +57,7 @@ def jobs_of(*, event: Event, limit: int = 50) -> QuerySet[ReportJob]:
 def job_of(*, event: Event, job_id: int) -> ReportJob:
     job = ReportJob.objects.select_related("event").filter(event=event, id=job_id).first()
     if job is None:
-        raise NotFound(f"There is no report {job_id} in this event.")
+        raise NotFound(N_("There is no report %(job_id)s in this event.", job_id=job_id))
     return job
 
 
@@ -96,7 +97,7 @@ def _with_event(pairings: list[Pairing], event: Event) -> list[Pairing]:
 
 
 def pairing_label(p: Pairing) -> str:
-    where = f"{_('Table')} {p.table.number}" if p.table else game_name(p, p.event)
+    where = _("Table %(number)s") % {"number": p.table.number} if p.table else game_name(p, p.event)
     return _("%(round)s · %(where)s · %(home)s against %(away)s") % {
         "round": round_name(p.round, p.event),
         "where": where,
@@ -207,7 +208,7 @@ def bracket_data(*, event: Event) -> dict[str, Any]:
         .order_by("round__number", "match_number")
     )
     if not rows:
-        raise InvalidInput("This event has no bracket yet: generate it first.")
+        raise InvalidInput(N_("This event has no bracket yet: generate it first."))
     code_of = {r.id: game_name(r, event) or f"M{r.match_number}" for r in rows}
     feeds: dict[tuple[int, str], str] = {}
     for r in rows:
@@ -314,7 +315,7 @@ def _pairing_of_game(event: Event, game_id: int) -> Pairing:
         Pairing.objects.filter(event=event, game_id=game_id).select_related(*PAIRING_PEOPLE).first()
     )
     if pairing is None or pairing.game is None:
-        raise NotFound(f"Game {game_id} is not a game of this event.")
+        raise NotFound(N_("Game %(game_id)s is not a game of this event.", game_id=game_id))
     return pairing
 
 
@@ -444,9 +445,11 @@ def blank_sheets_data(
             .order_by("table__number", "match_number", "id")
         )
         if not pairings:
-            raise InvalidInput(f"{round_} has no games to print sheets for.")
+            raise InvalidInput(
+                N_("%(round_)s has no games to print sheets for.", round_=round_.said)
+            )
     else:
-        raise InvalidInput("Blank score sheets need a game or a round.")
+        raise InvalidInput(N_("Blank score sheets need a game or a round."))
     sheets = []
     for p in pairings:
         game = p.game
@@ -484,7 +487,7 @@ def table_cards_data(*, event: Event, table: Table | None, base_url: str) -> dic
     else:
         tables = list(Table.objects.filter(event=event).order_by("number"))
         if not tables:
-            raise InvalidInput("This event has no tables yet: generate a round first.")
+            raise InvalidInput(N_("This event has no tables yet: generate a round first."))
     root = (base_url or "").rstrip("/")
     cards = []
     for t in tables:

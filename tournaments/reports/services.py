@@ -30,11 +30,13 @@ from django.conf import settings
 from django.contrib.auth.models import User
 from django.db import IntegrityError, connections, transaction
 from django.db.models import F, Q
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.text import slugify
 
 from kaiser_club.actors import Actor
 from kaiser_club.errors import Conflict, InvalidInput, KaiserError, NotAllowed
+from kaiser_club.sentences import N_, Said
+from kaiser_club.sentences import render as in_words
 from scoring.models import Game
 
 from ..choices import JobStatus
@@ -80,32 +82,40 @@ def subject_for(
     """What the report is of, as a short key: one file per (event, kind, subject). Refuses a
     request that lacks what its kind needs, or names something of another event."""
     if round_ is not None and round_.event_id != event.id:
-        raise InvalidInput(f"{round_} is not a round of {event.name}.")
+        raise InvalidInput(
+            N_("%(round_)s is not a round of %(name)s.", round_=round_.said, name=event.name)
+        )
     if table is not None and table.event_id != event.id:
-        raise InvalidInput(f"Table {table.number} is not a table of {event.name}.")
+        raise InvalidInput(
+            N_("Table %(number)s is not a table of %(name)s.", number=table.number, name=event.name)
+        )
     if game is not None and not Pairing.objects.filter(event=event, game=game).exists():
-        raise InvalidInput(f"Game {game.id} is not a game of {event.name}.")
+        raise InvalidInput(
+            N_("Game %(id)s is not a game of %(name)s.", id=game.id, name=event.name)
+        )
     if kind in (ReportKind.STANDINGS, ReportKind.BRACKET):
         if kind is ReportKind.BRACKET and not (
             event.is_bracket
             or Pairing.objects.filter(event=event, match_number__isnull=False).exists()
         ):
-            raise InvalidInput(f"{event.name} has no bracket: it is not an elimination event.")
+            raise InvalidInput(
+                N_("%(name)s has no bracket: it is not an elimination event.", name=event.name)
+            )
         return ""
     if kind is ReportKind.ROUND_TABLES:
         if round_ is None:
-            raise InvalidInput("Choose the round whose tables to print.")
+            raise InvalidInput(N_("Choose the round whose tables to print."))
         return f"round-{round_.number}"
     if kind is ReportKind.SCORE_SHEET:
         if game is None:
-            raise InvalidInput("Choose the game whose score sheet to print.")
+            raise InvalidInput(N_("Choose the game whose score sheet to print."))
         return f"game-{game.id}"
     if kind is ReportKind.BLANK_SHEETS:
         if game is not None:
             return f"game-{game.id}"
         if round_ is not None:
             return f"round-{round_.number}"
-        raise InvalidInput("Choose a game (or a whole round) to print blank score sheets for.")
+        raise InvalidInput(N_("Choose a game (or a whole round) to print blank score sheets for."))
     return f"table-{table.number}" if table is not None else "all"
 
 
@@ -127,7 +137,7 @@ def report_request(
     try:
         kind = ReportKind(kind)
     except ValueError:
-        raise InvalidInput(f"There is no report called {kind!r}.") from None
+        raise InvalidInput(N_("There is no report called %(kind)r.", kind=kind)) from None
     subject = subject_for(event=event, kind=kind, round_=round_, game=game, table=table)
     lock_event(event.id)  # one request at a time
     waiting = _active_job(event_id=event.id, kind=kind, subject=subject)
@@ -170,7 +180,7 @@ def _first_job(*, event_id: int, kind: str, subject: str) -> ReportJob:
     """The job whose insert (or requeue) got in first, for a writer the constraint refused."""
     first = _active_job(event_id=event_id, kind=kind, subject=subject)
     if first is None:  # it was made and finished in the meantime
-        raise Conflict("The same report was asked for at the same moment; reload the page.")
+        raise Conflict(N_("The same report was asked for at the same moment; reload the page."))
     return _waiting_job(first)
 
 
@@ -182,9 +192,9 @@ def report_rerun(*, job: ReportJob, by: User | None = None) -> ReportJob:
     lock_event(job.event_id)  # the event before the job, as report_request orders them
     job = ReportJob.objects.select_for_update().get(id=job.id)
     if job.status == JobStatus.RUNNING:
-        raise Conflict("This report is being made right now; wait for it to finish.")
+        raise Conflict(N_("This report is being made right now; wait for it to finish."))
     if job.status == JobStatus.DONE:
-        raise Conflict("This report is done. Ask for a new one to print the latest results.")
+        raise Conflict(N_("This report is done. Ask for a new one to print the latest results."))
     if job.status == JobStatus.FAILED:
         waiting = _active_job(event_id=job.event_id, kind=job.kind, subject=job.subject)
         if waiting is not None:
@@ -372,10 +382,18 @@ def report_run(*, job_id: int) -> ReportJob | None:
             relative = file_name(job)
             write_atomically(relative, pdf.content)
     except KaiserError as exc:
-        return _fail(job, token, exc.message)
+        return _fail(job, token, exc.text)
     except Exception as exc:
         log.exception("Report job %s failed", job_id)
-        return _fail(job, token, f"The PDF could not be made ({type(exc).__name__}: {exc}).")
+        return _fail(
+            job,
+            token,
+            N_(
+                "The PDF could not be made (%(kind)s: %(exc)s).",
+                kind=type(exc).__name__,
+                exc=str(exc),
+            ),
+        )
     finished = ReportJob.objects.filter(id=job.id, status=JobStatus.RUNNING, claimed_by=token)
     done = finished.update(
         status=JobStatus.DONE,
@@ -399,10 +417,14 @@ def report_run(*, job_id: int) -> ReportJob | None:
     return job
 
 
-def _fail(job: ReportJob, token: str, message: str) -> ReportJob:
+def _fail(job: ReportJob, token: str, message: Said) -> ReportJob:
+    """The job failed; why is written in the language of the organiser who asked for it (the
+    one the PDF is in), not the worker's."""
+    with translation.override(job.language or None):
+        error = in_words(message)
     ReportJob.objects.filter(id=job.id, status=JobStatus.RUNNING, claimed_by=token).update(
         status=JobStatus.FAILED,
-        error=message[:2000],
+        error=error[:2000],
         finished_at=timezone.now(),
         lease_until=None,
     )
@@ -428,10 +450,14 @@ def report_sweep(*, now: Any = None) -> dict[str, int]:
         for job in expired:
             if job.attempts >= max_attempts():
                 job.status, job.finished_at = JobStatus.FAILED, now
-                job.error = (
-                    f"The PDF was started {job.attempts} times and its worker stopped each "
-                    "time before it finished. Press Rerun to try again."
-                )
+                with translation.override(job.language or None):
+                    job.error = in_words(
+                        N_(
+                            "The PDF was started %(attempts)s times and its worker stopped "
+                            "each time before it finished. Press Rerun to try again.",
+                            attempts=job.attempts,
+                        )
+                    )
                 counts["failed"] += 1
             else:
                 job.status, job.sent_at = JobStatus.QUEUED, None
@@ -460,7 +486,7 @@ def report_sweep(*, now: Any = None) -> dict[str, int]:
 
 def _may_print(actor: Actor, event: Event) -> None:
     if not actor.has_role(club_id=event.club_id, at_least=EventAction.MANAGE.value):
-        raise NotAllowed(f"Your role in {event.club} does not allow this.")
+        raise NotAllowed(N_("Your role in %(club)s does not allow this.", club=event.club.name))
 
 
 def report_request_by(*, actor: Actor, event: Event, **asked: Any) -> ReportJob:

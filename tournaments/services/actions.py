@@ -20,6 +20,7 @@ from kaiser_club.actors import Actor
 from kaiser_club.errors import InvalidInput, NotAllowed
 from kaiser_club.models import Club
 from kaiser_club.people import NEW
+from kaiser_club.sentences import N_
 from scoring.models import Game
 from scoring.rules import HandEntry
 
@@ -31,13 +32,13 @@ from . import entries, events, generation, results, rounds
 def _may_direct(actor: Actor, event: Event) -> None:
     """Who may run the event's rounds and record its results: its club's organisers."""
     if not actor.has_role(club_id=event.club_id, at_least=EventAction.MANAGE.value):
-        raise NotAllowed(f"Your role in {event.club} does not allow this.")
+        raise NotAllowed(N_("Your role in %(club)s does not allow this.", club=event.club.name))
 
 
 def _entry(event: Event, entry_id: int, field: str) -> Entry:
     found = Entry.objects.filter(event=event, id=entry_id).first()
     if found is None:
-        message = f"{event.name} has no entry {entry_id}."
+        message = N_("%(name)s has no entry %(entry_id)s.", name=event.name, entry_id=entry_id)
         raise InvalidInput(message, field_errors={field: [message]})
     return found
 
@@ -45,7 +46,7 @@ def _entry(event: Event, entry_id: int, field: str) -> Entry:
 def _pairing(event: Event, pairing_id: int, field: str) -> Pairing:
     found = Pairing.objects.filter(event=event, id=pairing_id).first()
     if found is None:
-        message = f"{event.name} has no game {pairing_id}."
+        message = N_("%(name)s has no game %(pairing_id)s.", name=event.name, pairing_id=pairing_id)
         raise InvalidInput(message, field_errors={field: [message]})
     return found
 
@@ -220,7 +221,7 @@ def pairing_correct_hand(
 def event_create_by(*, actor: Actor, club: Club, **fields: Any) -> Event:
     """A new event of ``club``: its organisers may make one (staff anywhere)."""
     if not actor.has_role(club_id=club.id, at_least=EventAction.MANAGE.value):
-        raise NotAllowed(f"Only organisers of {club} can create its events.")
+        raise NotAllowed(N_("Only organisers of %(club)s can create its events.", club=club.name))
     return events.event_create(club=club, by=actor.by, **fields)
 
 

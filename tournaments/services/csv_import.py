@@ -26,6 +26,7 @@ from kaiser_club.errors import InvalidInput
 from kaiser_club.models import Club, Player
 from kaiser_club.people import Pool, facts_of, name_key, parse_choice
 from kaiser_club.request_limits import whole_number_text
+from kaiser_club.sentences import N_, Np_
 from kaiser_club.spreadsheet import check_csv_size
 from kaiser_club.text import clean_text
 from scoring.models import Team
@@ -91,23 +92,30 @@ def _rows_of(reader: csv.DictReader[str]) -> Iterator[dict[str | Any, str | Any]
             return
         except csv.Error:
             raise InvalidInput(
-                f"Line {reader.line_num + 1} of the file could not be read: a field is far longer "
-                "than any name (or a quote is not closed). Check that line, then import again."
+                N_(
+                    "Line %(line)s of the file could not be read: a field is far longer than any "
+                    "name (or a quote is not closed). Check that line, then import again.",
+                    line=reader.line_num + 1,
+                )
             ) from None
 
 
 def parse(*, event: Event, text: str) -> ImportResult:
     """Reads and checks every row without writing anything."""
     if not text.strip():
-        raise InvalidInput("The file is empty.")
+        raise InvalidInput(N_("The file is empty."))
     reader = _reader(text)
     columns = [c.strip().lower() for c in (reader.fieldnames or [])]
     needed = ["player"] if event.individual else ["player_one", "player_two"]
     missing = [c for c in needed if c not in columns]
     if missing:
         raise InvalidInput(
-            f"The first row must name the columns; missing: {', '.join(missing)}. "
-            f"Columns read: {', '.join(columns) or 'none'}."
+            N_(
+                "The first row must name the columns; missing: %(missing)s. "
+                "Columns read: %(columns)s.",
+                missing=", ".join(missing),
+                columns=", ".join(columns) or N_("none"),
+            )
         )
     rows: list[ImportRow] = []
     for raw in _rows_of(reader):
@@ -120,9 +128,9 @@ def parse(*, event: Event, text: str) -> ImportResult:
             continue
         rows.append(ImportRow(line=reader.line_num, values=values))
         if len(rows) > MAX_ROWS:
-            raise InvalidInput(f"A file may hold at most {MAX_ROWS} entries.")
+            raise InvalidInput(N_("A file may hold at most %(most)s entries.", most=MAX_ROWS))
     if not rows:
-        raise InvalidInput("The file has a header row but no entries.")
+        raise InvalidInput(N_("The file has a header row but no entries."))
     _check_rows(event, rows, needed)
     return ImportResult(rows=rows)
 
@@ -280,8 +288,12 @@ def entries_import(*, event: Event, text: str) -> ImportResult:
     result = parse(event=event, text=text)
     if not result.ok:
         raise InvalidInput(
-            f"{result.error_count} row{'s have' if result.error_count != 1 else ' has'} "
-            "problems, so nothing was imported. Fix the file and try again.",
+            Np_(
+                "%(count)s row has problems, so nothing was imported. Fix the file and try again.",
+                "%(count)s rows have problems, so nothing was imported. Fix the file and try "
+                "again.",
+                count=result.error_count,
+            ),
             extra={"rows": [r.as_dict() for r in result.rows if r.errors]},
         )
     for row in result.rows:
@@ -314,4 +326,4 @@ def entries_import(*, event: Event, text: str) -> ImportResult:
 def check_size(text: str) -> None:
     """Refuses a file bigger than one import takes, before ``parse`` or ``entries_import``
     (and its transaction) reads it: both doors call this first."""
-    check_csv_size(text, max_bytes=MAX_BYTES, max_rows=MAX_ROWS, rows_are="entries")
+    check_csv_size(text, max_bytes=MAX_BYTES, max_rows=MAX_ROWS, rows_are=N_("entries"))

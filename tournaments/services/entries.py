@@ -14,6 +14,7 @@ from kaiser_club.errors import InvalidInput
 from kaiser_club.members.services import lock_club
 from kaiser_club.models import Club, Player
 from kaiser_club.people import Ambiguity, Choice, ChooseRecord, Pool, ambiguity
+from kaiser_club.sentences import N_
 from kaiser_club.text import clean_text
 from scoring import services as scoring
 from scoring.choices import GameStatus
@@ -49,8 +50,10 @@ def late_entry(event: Event) -> bool:
     if Format(event.format) in FIXED_DRAW:
         if rounds.exclude(status="ready").exists():
             raise InvalidInput(
-                f"The {Format(event.format).label.lower()} draw has started, so no entry can "
-                "join it now."
+                N_(
+                    "The %(format)s draw has started, so no entry can join it now.",
+                    format=Format(event.format).label.lower(),
+                )
             )
         return False  # the draw will be made again, with this entry in it
     return True
@@ -99,11 +102,12 @@ def _check_seed(event: Event, seed: int | None, *, exclude: int | None = None) -
     if exclude is not None:
         others = others.exclude(id=exclude)
     if seed < 1:
-        raise InvalidInput("A seed is 1 or more.", field_errors={"seed": ["1 or more."]})
+        raise InvalidInput(N_("A seed is 1 or more."), field_errors={"seed": [N_("1 or more.")]})
     taken = others.first()
     if taken is not None:
         raise InvalidInput(
-            f"Seed {seed} is already {taken.name}'s.", field_errors={"seed": ["Taken."]}
+            N_("Seed %(seed)s is already %(name)s's.", seed=seed, name=taken.name),
+            field_errors={"seed": [N_("Taken.")]},
         )
 
 
@@ -124,14 +128,21 @@ def entry_register_team(
     lock_club(event.club_id)
     name = clean_text(name)
     if event.individual:
-        raise InvalidInput("A progressive event takes single players, not teams.")
+        raise InvalidInput(N_("A progressive event takes single players, not teams."))
     if player_one.id == player_two.id:
-        raise InvalidInput("A team needs two different players.")
+        raise InvalidInput(N_("A team needs two different players."))
     require_known_players(club=event.club, players=[player_one], field="player_one")
     require_known_players(club=event.club, players=[player_two], field="player_two")
     clash = player_entered(event, {player_one.id, player_two.id})
     if clash:
-        raise InvalidInput(f"{player_one} or {player_two} already plays in {clash}.")
+        raise InvalidInput(
+            N_(
+                "%(player_one)s or %(player_two)s already plays in %(clash)s.",
+                player_one=player_one.name,
+                player_two=player_two.name,
+                clash=clash,
+            )
+        )
     _check_seed(event, seed)
     late = late_entry(event)
     team = team_for(club=event.club, player_one=player_one, player_two=player_two, name=name)
@@ -157,11 +168,11 @@ def entry_register_player(
 ) -> Entry:
     event = lock_event(event.id)
     if not event.individual:
-        raise InvalidInput("This event takes teams of two; register a partnership.")
+        raise InvalidInput(N_("This event takes teams of two; register a partnership."))
     require_known_players(club=event.club, players=[player], field="player")
     clash = player_entered(event, {player.id})
     if clash:
-        raise InvalidInput(f"{player} is already entered.")
+        raise InvalidInput(N_("%(player)s is already entered.", player=player.name))
     _check_seed(event, seed)
     return Entry.objects.create(
         event=event,
@@ -184,7 +195,7 @@ def entry_update(
     entry = Entry.objects.select_for_update().get(id=entry.id)
     if seed != entry.seed:
         if Round.objects.filter(event_id=entry.event_id).exists():
-            raise InvalidInput("Seeds are fixed once the first round exists.")
+            raise InvalidInput(N_("Seeds are fixed once the first round exists."))
         _check_seed(entry.event, seed, exclude=entry.id)
     entry.seed, entry.rating = seed, rating
     if clean_text(name):
@@ -197,7 +208,9 @@ def entry_update(
 def entry_check_in(*, entry: Entry, checked_in: bool = True) -> Entry:
     entry = Entry.objects.select_for_update().get(id=entry.id)
     if entry.status == EntryStatus.WITHDRAWN:
-        raise InvalidInput(f"{entry.name} has withdrawn; register the team again instead.")
+        raise InvalidInput(
+            N_("%(name)s has withdrawn; register the team again instead.", name=entry.name)
+        )
     entry.status = EntryStatus.CHECKED_IN if checked_in else EntryStatus.REGISTERED
     entry.checked_in_at = timezone.now() if checked_in else None
     entry.save(update_fields=["status", "checked_in_at"])
@@ -219,7 +232,7 @@ def entry_withdraw(*, entry: Entry, by: User | None = None, reason: str = "") ->
     lock_event(entry.event_id)
     entry = Entry.objects.select_for_update().get(id=entry.id)
     if entry.status == EntryStatus.WITHDRAWN:
-        raise InvalidInput(f"{entry.name} has already withdrawn.")
+        raise InvalidInput(N_("%(name)s has already withdrawn.", name=entry.name))
     entry.status = EntryStatus.WITHDRAWN
     entry.withdrawn_at = timezone.now()
     entry.save(update_fields=["status", "withdrawn_at"])
@@ -246,9 +259,15 @@ def entry_reinstate(*, entry: Entry) -> Entry:
     event = lock_event(entry.event_id)
     entry = Entry.objects.select_for_update().get(id=entry.id)
     if entry.status != EntryStatus.WITHDRAWN:
-        raise InvalidInput(f"{entry.name} has not withdrawn.")
+        raise InvalidInput(N_("%(name)s has not withdrawn.", name=entry.name))
     if event.status == EventStatus.FINISHED:
-        raise InvalidInput(f"{event.name} has finished: {entry.name} cannot come back.")
+        raise InvalidInput(
+            N_(
+                "%(name)s has finished: %(entry_name)s cannot come back.",
+                name=event.name,
+                entry_name=entry.name,
+            )
+        )
     entry.status = EntryStatus.CHECKED_IN if entry.checked_in_at else EntryStatus.REGISTERED
     entry.withdrawn_at = None
     entry.save(update_fields=["status", "withdrawn_at"])
@@ -282,25 +301,25 @@ def entry_substitute(
     row = Pairing.objects.select_related("game", "home", "away").get(id=pairing.id)
     game = row.game
     if game is None:
-        raise InvalidInput("This pairing has no game yet; substitute once it exists.")
+        raise InvalidInput(N_("This pairing has no game yet; substitute once it exists."))
     if game.status == GameStatus.FINISHED:
-        raise InvalidInput("This game is over; its players can no longer change.")
+        raise InvalidInput(N_("This game is over; its players can no longer change."))
     seats = {getattr(game, f"{field}_id"): seat for seat, field in SEATS.items()}
     seat = seats.get(replaced_id)
     if seat is None:
-        message = f"Player {replaced_id} does not sit at this game."
+        message = N_("Player %(replaced_id)s does not sit at this game.", replaced_id=replaced_id)
         raise InvalidInput(message, field_errors={"replaced": [message]})
     replaced = getattr(game, SEATS[seat])
     entry = row.home if seat.team.value == "ns" else row.away
     if entry is None:  # a progressive game: the replaced player's own entry
         entry = Entry.objects.filter(event_id=row.event_id, player=replaced).first()
     if entry is None:
-        raise InvalidInput(f"{replaced} is not entered in this event.")
+        raise InvalidInput(N_("%(replaced)s is not entered in this event.", replaced=replaced))
     substitute, name = _substitute(
         club=club, player_id=substitute_id, name=substitute_name, choice=substitute_choice
     )
     if substitute is not None and substitute.id in seats:
-        message = f"{substitute} already plays in this game."
+        message = N_("%(substitute)s already plays in this game.", substitute=substitute.name)
         raise InvalidInput(message, field_errors={"substitute": [message]})
     if substitute is None:
         substitute = Player.objects.create(name=name, host_club=club)
@@ -324,11 +343,11 @@ def _substitute(
     """The substitute the request names, found without writing anything: the player, or None
     and the name of the visitor record to make."""
     if player_id is not None and name.strip():
-        message = "Give the substitute by id or by name, not both."
+        message = N_("Give the substitute by id or by name, not both.")
         raise InvalidInput(message, field_errors={"substitute": [message]})
     if player_id is None:
         if not name.strip():
-            message = "Give the substitute: a player's id, or a name."
+            message = N_("Give the substitute: a player's id, or a name.")
             raise InvalidInput(message, field_errors={"substitute": [message]})
         found = known_player_named(club=club, name=name, choice=choice, field="substitute")
         return found, typed_name(name)
@@ -341,9 +360,15 @@ def _substitute(
 def typed_name(name: str) -> str:
     name = clean_text(name)
     if not name:
-        raise InvalidInput("Type the player's name.")
+        raise InvalidInput(N_("Type the player's name."))
     if len(name) > NAME_MAX:
-        raise InvalidInput(f"A name has at most {NAME_MAX} characters; this one has {len(name)}.")
+        raise InvalidInput(
+            N_(
+                "A name has at most %(most)s characters; this one has %(length)s.",
+                most=NAME_MAX,
+                length=len(name),
+            )
+        )
     return name
 
 

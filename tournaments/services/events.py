@@ -11,6 +11,8 @@ from django.db import transaction
 
 from kaiser_club.errors import InvalidInput
 from kaiser_club.models import Club
+from kaiser_club.sentences import N_
+from kaiser_club.sentences import of as said_by
 from kaiser_club.text import clean_text
 from scoring import services as scoring
 from scoring.models import Game
@@ -53,8 +55,15 @@ def check_tiebreaks(tiebreaks: Sequence[str]) -> list[str]:
     if unknown or not tiebreaks or len(set(tiebreaks)) != len(tiebreaks):
         choices = ", ".join(Tiebreak.values)
         raise InvalidInput(
-            f"The tie-break order takes each of these at most once: {choices}.",
-            field_errors={"tiebreaks": [f"Unknown or repeated: {', '.join(unknown) or '—'}."]},
+            N_(
+                "The tie-break order takes each of these at most once: %(choices)s.",
+                choices=choices,
+            ),
+            field_errors={
+                "tiebreaks": [
+                    N_("Unknown or repeated: %(unknown)s.", unknown=", ".join(unknown) or "—")
+                ]
+            },
         )
     return list(tiebreaks)
 
@@ -70,11 +79,17 @@ def season_create(
 ) -> Season:
     name = clean_text(name)
     if not name:
-        raise InvalidInput("A season needs a name.", field_errors={"name": ["Required."]})
+        raise InvalidInput(N_("A season needs a name."), field_errors={"name": [N_("Required.")]})
     if starts_on and ends_on and ends_on < starts_on:
-        raise InvalidInput("A season cannot end before it starts.")
+        raise InvalidInput(N_("A season cannot end before it starts."))
     if Season.objects.filter(club=club, name=name.strip()).exists():
-        raise InvalidInput(f"{club} already has a season called {name.strip()}.")
+        raise InvalidInput(
+            N_(
+                "%(club)s already has a season called %(name)s.",
+                club=club.name,
+                name=name.strip(),
+            )
+        )
     return Season.objects.create(
         club=club,
         name=name.strip(),
@@ -88,28 +103,33 @@ def _check(event: Event) -> None:
     fmt = Format(event.format)
     if event.season is not None and event.season.club_id != event.club_id:
         raise InvalidInput(
-            f"Season {event.season.name} belongs to another club.",
-            field_errors={"season": ["Not a season of this club."]},
+            N_("Season %(name)s belongs to another club.", name=event.season.name),
+            field_errors={"season": [N_("Not a season of this club.")]},
         )
     if fmt == Format.POOLS and not (event.pool_count and event.pool_advance):
         raise InvalidInput(
-            "A pools event needs the number of pools and how many of each go on.",
-            field_errors={"pool_count": ["Required for pools."]},
+            N_("A pools event needs the number of pools and how many of each go on."),
+            field_errors={"pool_count": [N_("Required for pools.")]},
         )
     if fmt in (Format.SWISS, Format.PROGRESSIVE) and not event.rounds:
         raise InvalidInput(
-            f"Say how many rounds this {fmt.label} event plays.",
-            field_errors={"rounds": ["Required for this format."]},
+            N_("Say how many rounds this %(label)s event plays.", label=fmt.label),
+            field_errors={"rounds": [N_("Required for this format.")]},
         )
     if event.rounds is not None and not 1 <= event.rounds <= 50:
-        raise InvalidInput("An event plays between 1 and 50 rounds.")
+        raise InvalidInput(N_("An event plays between 1 and 50 rounds."))
     if event.forfeit_winner_score <= event.forfeit_loser_score:
-        raise InvalidInput("A forfeit's winning score must be above its losing score.")
+        raise InvalidInput(N_("A forfeit's winning score must be above its losing score."))
     if event.minutes_per_game is not None and not 1 <= event.minutes_per_game <= 600:
-        raise InvalidInput("Minutes per game must be between 1 and 600.")
+        raise InvalidInput(N_("Minutes per game must be between 1 and 600."))
     check_tiebreaks(event.tiebreaks)
     if event.seeding not in Seeding.values:
-        raise InvalidInput(f"Seeding is one of: {', '.join(Seeding.values)}.")
+        raise InvalidInput(
+            N_(
+                "Seeding is one of: %(choices)s.",
+                choices=", ".join(Seeding.values),
+            )
+        )
 
 
 @transaction.atomic
@@ -129,14 +149,29 @@ def event_create(
     club's own default for a club night, unless another is named."""
     unknown = set(settings) - EDITABLE
     if unknown:
-        raise InvalidInput(f"Unknown event settings: {', '.join(sorted(unknown))}.")
+        raise InvalidInput(
+            N_(
+                "Unknown event settings: %(unknown)s.",
+                unknown=", ".join(sorted(unknown)),
+            )
+        )
     if kind not in EventKind.values:
-        raise InvalidInput(f"An event is a {' or a '.join(EventKind.values)}.")
+        raise InvalidInput(
+            N_(
+                "An event is one of: %(choices)s.",
+                choices=", ".join(EventKind.values),
+            )
+        )
     if format not in Format.values:
-        raise InvalidInput(f"Format is one of: {', '.join(Format.values)}.")
+        raise InvalidInput(
+            N_(
+                "Format is one of: %(choices)s.",
+                choices=", ".join(Format.values),
+            )
+        )
     name = clean_text(name)
     if not name:
-        raise InvalidInput("An event needs a name.", field_errors={"name": ["Required."]})
+        raise InvalidInput(N_("An event needs a name."), field_errors={"name": [N_("Required.")]})
     preset_name = preset_name or (
         "tournament" if kind == EventKind.TOURNAMENT else club.default_preset
     )
@@ -173,16 +208,24 @@ def event_update(*, event: Event, **changes: Any) -> Event:
     event = lock_event(event.id)
     unknown = set(changes) - EDITABLE
     if unknown:
-        raise InvalidInput(f"These settings cannot be changed: {', '.join(sorted(unknown))}.")
+        raise InvalidInput(
+            N_(
+                "These settings cannot be changed: %(unknown)s.",
+                unknown=", ".join(sorted(unknown)),
+            )
+        )
     changed = {k for k, v in changes.items() if getattr(event, k) != v}
     if changed & PAIRING_SETTINGS and Round.objects.filter(event=event).exists():
         fixed = ", ".join(sorted(changed & PAIRING_SETTINGS)).replace("_", " ")
         raise InvalidInput(
-            f"The first round exists, so these can no longer change: {fixed}. "
-            "They decide how teams are paired."
+            N_(
+                "The first round exists, so these can no longer change: %(fixed)s. They decide how "
+                "teams are paired.",
+                fixed=fixed,
+            )
         )
     if "minutes_per_game" in changed and games_started(event):
-        raise InvalidInput("A game has started: minutes per game can no longer change.")
+        raise InvalidInput(N_("A game has started: minutes per game can no longer change."))
     for key, value in changes.items():
         setattr(event, key, value)
     _check(event)
@@ -201,13 +244,12 @@ def event_change_rules(*, event: Event, changes: Mapping[str, Any]) -> Event:
     event = lock_event(event.id)
     if games_started(event):
         raise InvalidInput(
-            "A game of this event has started, so its rule set can no longer change."
+            N_("A game of this event has started, so its rule set can no longer change.")
         )
     try:
         rules = RuleSet.from_dict({**event.rules, **changes})
     except RuleSetInvalid as exc:
-        messages = [r.message for r in exc.refusals]
-        raise InvalidInput(" ".join(messages), field_errors={"rules": messages}) from None
+        raise InvalidInput(said_by(exc), field_errors={"rules": list(exc.refusals)}) from None
     event.rules = rules.to_dict()
     event.save(update_fields=["rules", "updated_at"])
     _renew_games(event)

@@ -10,6 +10,7 @@ from django.contrib.auth.models import User
 from django.db import transaction
 
 from kaiser_club.errors import Conflict, InvalidInput
+from kaiser_club.sentences import N_, Said
 from scoring import services as scoring
 from scoring.models import Game
 from scoring.rules import RuleSet, Seat
@@ -29,7 +30,7 @@ def game_for(
     """Starts the scoring game of a pairing whose two teams are known; the clock waits for the
     round to start."""
     if pairing.home_team is None or pairing.away_team is None:
-        raise InvalidInput("Both teams of this game must be known before it can be created.")
+        raise InvalidInput(N_("Both teams of this game must be known before it can be created."))
     return scoring.game_start(
         club=event.club,
         ns_team=pairing.home_team,
@@ -70,8 +71,10 @@ def pairing_game_open(
     current = Pairing.objects.select_related("game", "table").get(id=pairing.id)
     if current.game is None:  # given a game and taken back again in the meantime
         raise Conflict(
-            f"{pairing.code or 'This game'} changed while its game was being made; "
-            "reload the page and try again."
+            N_(
+                "%(game)s changed while its game was being made; reload the page and try again.",
+                game=pairing.code or N_("This game"),
+            )
         )
     pairing.game, pairing.table = current.game, current.table
     return current.game
@@ -87,7 +90,7 @@ def games_for(
     """Starts the games of many pairings at once (one insert) and sets each ``pairing.game``;
     the pairings themselves are left for the caller to write."""
     if any(p.home_team is None or p.away_team is None for p in pairings):
-        raise InvalidInput("Both teams of every game must be known before it can be created.")
+        raise InvalidInput(N_("Both teams of every game must be known before it can be created."))
     games = scoring.games_start_many(
         club=event.club,
         pairs=[
@@ -109,14 +112,19 @@ def game_touched(game: Game) -> bool:
     return bool(game.hand_count or game.started_at or game.status != "in_progress")
 
 
-def drop_games(games: Iterable[Game | None], *, why: str) -> None:
+def drop_games(games: Iterable[Game | None], *, why: Said) -> None:
     """Deletes games nothing has happened in (a regenerated round, a swap); refuses otherwise."""
     doomed = [g for g in games if g is not None]
     touched = [g for g in doomed if game_touched(g)]
     if touched:
         raise InvalidInput(
-            f"{why}: game {touched[0].id} ({touched[0]}) has already started. "
-            "Only games nothing has happened in can be changed this way."
+            N_(
+                "%(why)s: game %(id)s (%(game)s) has already started. Only games nothing has "
+                "happened in can be changed this way.",
+                why=why,
+                id=touched[0].id,
+                game=str(touched[0]),
+            )
         )
     if doomed:
         Game.objects.filter(id__in=[g.id for g in doomed]).delete()

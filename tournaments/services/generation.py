@@ -19,6 +19,8 @@ from django.db.models import Q
 from django.utils import timezone
 
 from kaiser_club.errors import Conflict, InvalidInput, KaiserError
+from kaiser_club.sentences import N_, Np_, Sentence
+from kaiser_club.sentences import of as said_by
 
 from ..choices import EntryStatus, EventStatus, Format, JobStatus, ResultKind, Seeding
 from ..models import Entry, Event, GenerationJob, Pairing, Round
@@ -58,7 +60,7 @@ def generation_request(*, event: Event, by: User | None = None) -> GenerationJob
     if running is not None:
         raise _already(running)
     if event.status == EventStatus.FINISHED:
-        raise InvalidInput("This event is finished; there is nothing left to generate.")
+        raise InvalidInput(N_("This event is finished; there is nothing left to generate."))
     try:
         with transaction.atomic():
             job = GenerationJob.objects.create(
@@ -69,8 +71,10 @@ def generation_request(*, event: Event, by: User | None = None) -> GenerationJob
         if running is not None:
             raise _already(running) from None
         raise Conflict(
-            "Another generation of this event was asked for at the same moment; "
-            "see its result before asking again."
+            N_(
+                "Another generation of this event was asked for at the same moment; see its result "
+                "before asking again."
+            )
         ) from None
     transaction.on_commit(lambda: generate_task.delay(job.id))
     return job
@@ -83,10 +87,9 @@ def _job_under_way(event: Event) -> GenerationJob | None:
 
 
 def _already(running: GenerationJob) -> Conflict:
-    return Conflict(
-        f"A generation is already {running.get_status_display().lower()} for this event; "
-        "wait for it to finish."
-    )
+    if running.status == JobStatus.QUEUED:
+        return Conflict(N_("A generation is already queued for this event; wait for it to finish."))
+    return Conflict(N_("A generation is already running for this event; wait for it to finish."))
 
 
 def generation_run(*, job_id: int) -> GenerationJob:
@@ -101,22 +104,40 @@ def generation_run(*, job_id: int) -> GenerationJob:
         with transaction.atomic():
             event = lock_event(job.event_id)
             summary, number = generate(event=event, by=job.requested_by)
-        job.status, job.summary, job.round_number = JobStatus.DONE, summary, number
+        job.status, job.round_number = JobStatus.DONE, number
+        job.tell(summary=summary)
     except (KaiserError, PairingError) as exc:
-        job.status, job.error = JobStatus.FAILED, getattr(exc, "message", None) or str(exc)
+        job.status = JobStatus.FAILED
+        job.tell(error=said_by(exc))
     except Exception as exc:  # the page must show something, and the worker must go on
         log.exception("Generation job %s failed", job_id)
         job.status = JobStatus.FAILED
-        job.error = f"Generation failed unexpectedly ({type(exc).__name__}: {exc})."
+        job.tell(
+            error=N_(
+                "Generation failed unexpectedly (%(kind)s: %(exc)s).",
+                kind=type(exc).__name__,
+                exc=str(exc),
+            )
+        )
     job.finished_at = timezone.now()
-    job.save(update_fields=["status", "summary", "error", "round_number", "finished_at"])
+    job.save(
+        update_fields=[
+            "status",
+            "summary",
+            "summary_said",
+            "error",
+            "error_said",
+            "round_number",
+            "finished_at",
+        ]
+    )
     return job
 
 
 # --- what gets generated --------------------------------------------------------------------
 
 
-def generate(*, event: Event, by: User | None = None) -> tuple[str, int]:
+def generate(*, event: Event, by: User | None = None) -> tuple[Sentence, int]:
     """Generates the next step of the event; returns a sentence for the organiser and the
     number of the (first) round made. Caller holds the event lock."""
     fmt = event.format_enum
@@ -144,16 +165,33 @@ def generate(*, event: Event, by: User | None = None) -> tuple[str, int]:
         )
         _mark_running(event)
         pools = len(set(pool_of.values()))
-        return (f"{round_} of {pools} pools: {len(plan.pairings)} games.", number)
+        return (
+            N_(
+                "%(round)s of %(pools)s pools: %(games)s games.",
+                round=round_.said,
+                pools=pools,
+                games=len(plan.pairings),
+            ),
+            number,
+        )
     elif fmt == Format.PROGRESSIVE:
         return _progressive(event, number, by)
     else:  # pragma: no cover - every format is handled above
-        raise InvalidInput(f"Generating {fmt.label} events is not available.")
+        raise InvalidInput(N_("Generating %(label)s events is not available.", label=fmt.label))
     round_ = store_round(event=event, number=number, plan=plan, entries=entries, by=by)
     _mark_running(event)
     games = sum(1 for p in plan.pairings)
-    byes = f" and {len(plan.byes)} bye{'s' if len(plan.byes) != 1 else ''}" if plan.byes else ""
-    return (f"{round_}: {games} game{'s' if games != 1 else ''}{byes}.", number)
+    byes = (
+        Np_(" and %(count)s bye", " and %(count)s byes", count=len(plan.byes)) if plan.byes else ""
+    )
+    said = Np_(
+        "%(round)s: %(count)s game%(byes)s.",
+        "%(round)s: %(count)s games%(byes)s.",
+        count=games,
+        round=round_.said,
+        byes=byes,
+    )
+    return (said, number)
 
 
 def _mark_running(event: Event) -> None:
@@ -171,15 +209,22 @@ def _check_round_over(last: Round) -> None:
     if waiting:
         tables = ", ".join(str(p.table.number) for p in waiting if p.table)
         raise InvalidInput(
-            f"{last} is still being played (table{'s' if len(waiting) > 1 else ''} {tables}). "
-            "Record those results, or mark the games as played late, then generate again."
+            Np_(
+                "%(last)s is still being played (table %(tables)s). Record those results, or "
+                "mark the games as played late, then generate again.",
+                "%(last)s is still being played (tables %(tables)s). Record those results, or "
+                "mark the games as played late, then generate again.",
+                count=len(waiting),
+                last=last.said,
+                tables=tables,
+            )
         )
 
 
 def delete_rounds(rounds: Sequence[Round]) -> None:
     """Removes rounds that have not started, with their pairings and untouched games."""
     pairings = Pairing.objects.filter(round__in=rounds).select_related("game")
-    drop_games([p.game for p in pairings], why="This round cannot be generated again")
+    drop_games([p.game for p in pairings], why=N_("This round cannot be generated again"))
     Pairing.objects.filter(round__in=rounds).delete()
     Round.objects.filter(id__in=[r.id for r in rounds]).delete()
 
@@ -191,8 +236,12 @@ def eligible_entries(event: Event) -> list[Entry]:
         qs = qs.filter(status=EntryStatus.CHECKED_IN)
     entries = list(qs.select_related(*TEAM_PLAYERS).order_by("id"))
     if len(entries) < 2:
-        what = "checked-in entries" if event.check_in_required else "entries"
-        raise InvalidInput(f"Pairing needs at least two {what}; this event has {len(entries)}.")
+        said = (
+            N_("Pairing needs at least two checked-in entries; this event has %(count)s.")
+            if event.check_in_required
+            else N_("Pairing needs at least two entries; this event has %(count)s.")
+        )
+        raise InvalidInput(said.with_params(count=len(entries)))
     return entries
 
 
@@ -276,11 +325,13 @@ def store_round(
 # --- formats --------------------------------------------------------------------------------
 
 
-def _bracket(event: Event, rounds: list[Round], by: User | None) -> tuple[str, int]:
+def _bracket(event: Event, rounds: list[Round], by: User | None) -> tuple[Sentence, int]:
     if any(r.started for r in rounds):
         raise InvalidInput(
-            "The bracket is under way: it advances by itself as games end. It can only be "
-            "drawn again before its first round starts."
+            N_(
+                "The bracket is under way: it advances by itself as games end. It can only be "
+                "drawn again before its first round starts."
+            )
         )
     if rounds:
         delete_rounds(rounds)
@@ -288,11 +339,17 @@ def _bracket(event: Event, rounds: list[Round], by: User | None) -> tuple[str, i
     bracket = make_bracket(event, entrants(event, entries))
     stored = store_bracket(event=event, bracket=bracket, entries={e.id: e for e in entries}, by=by)
     _mark_running(event)
-    byes = f", {len(bracket.byes)} byes" if bracket.byes else ""
-    return (
-        f"Bracket of {len(entries)} teams: {bracket.games} games in {len(stored)} rounds{byes}.",
-        1,
+    byes = (
+        Np_(", %(count)s bye", ", %(count)s byes", count=len(bracket.byes)) if bracket.byes else ""
     )
+    said = N_(
+        "Bracket of %(teams)s teams: %(games)s games in %(rounds)s rounds%(byes)s.",
+        teams=len(entries),
+        games=bracket.games,
+        rounds=len(stored),
+        byes=byes,
+    )
+    return (said, 1)
 
 
 def _round_robin(event: Event, number: int) -> tuple[Plan, dict[int, Entry]]:
@@ -308,7 +365,12 @@ def _round_robin(event: Event, number: int) -> tuple[Plan, dict[int, Entry]]:
         )
     schedule = rr.round_robin_schedule(entrants(event, entries))
     if number > len(schedule):
-        raise InvalidInput(f"All {len(schedule)} rounds of this round robin have been generated.")
+        raise InvalidInput(
+            N_(
+                "All %(rounds)s rounds of this round robin have been generated.",
+                rounds=len(schedule),
+            )
+        )
     return schedule[number - 1], {e.id: e for e in entries}
 
 
@@ -342,9 +404,11 @@ def played_records(event: Event, before_round: int) -> list[PlayedGame | PlayedB
 
 def _swiss(event: Event, number: int) -> tuple[Plan, dict[int, Entry]]:
     if not event.rounds:
-        raise InvalidInput("Set the number of rounds of this Swiss event first.")
+        raise InvalidInput(N_("Set the number of rounds of this Swiss event first."))
     if number > event.rounds:
-        raise InvalidInput(f"All {event.rounds} rounds of this event have been generated.")
+        raise InvalidInput(
+            N_("All %(rounds)s rounds of this event have been generated.", rounds=event.rounds)
+        )
     entries = eligible_entries(event)
     ids = {e.id for e in entries}
     standings = event_standings(event=event, before_round=number)
@@ -399,7 +463,7 @@ def _pools(event: Event, number: int) -> tuple[Plan, dict[int, Entry], dict[int,
             games.append(PlannedGame(len(games) + 1, game.home, game.away, game.first_dealer_home))
         byes.extend(schedule[number - 1].byes)
     if not games and not byes:
-        raise InvalidInput("Every pool has played all its rounds; generate the knockout.")
+        raise InvalidInput(N_("Every pool has played all its rounds; generate the knockout."))
     return Plan(number, tuple(games), tuple(byes)), {e.id: e for e in entries}, pool_of
 
 
@@ -416,10 +480,10 @@ def _pool_stage_over(event: Event, rounds: Sequence[Round]) -> bool:
     return rounds[-1].number >= stage_rounds and rounds[-1].started
 
 
-def _knockout(event: Event, rounds: list[Round], by: User | None) -> tuple[str, int]:
+def _knockout(event: Event, rounds: list[Round], by: User | None) -> tuple[Sentence, int]:
     knockout = [r for r in rounds if r.pairings.filter(match_number__isnull=False).exists()]
     if any(r.started for r in knockout):
-        raise InvalidInput("The knockout is under way: it advances by itself as games end.")
+        raise InvalidInput(N_("The knockout is under way: it advances by itself as games end."))
     if knockout:
         delete_rounds(knockout)
     pool_stage = [r for r in rounds if r not in knockout]
@@ -427,7 +491,7 @@ def _knockout(event: Event, rounds: list[Round], by: User | None) -> tuple[str, 
     if Pairing.objects.filter(
         round__in=pool_stage, result=ResultKind.PENDING, cancelled=False
     ).exists():
-        raise InvalidInput("Every pool game needs its result before the knockout is drawn.")
+        raise InvalidInput(N_("Every pool game needs its result before the knockout is drawn."))
     assert event.pool_advance
     # The pool tables every surface shows: their leaders go on.
     finishing = [[row.id for row in rows] for rows in pool_standings(event=event).values()]
@@ -438,10 +502,13 @@ def _knockout(event: Event, rounds: list[Round], by: User | None) -> tuple[str, 
     entries = {e.id: e for e in Entry.objects.filter(id__in=ids).select_related(*TEAM_PLAYERS)}
     first = pool_stage[-1].number + 1
     stored = store_bracket(event=event, bracket=bracket, entries=entries, first_round=first, by=by)
-    return (
-        f"Knockout of {len(ids)} teams: {bracket.games} games in {len(stored)} rounds.",
-        first,
+    said = N_(
+        "Knockout of %(teams)s teams: %(games)s games in %(rounds)s rounds.",
+        teams=len(ids),
+        games=bracket.games,
+        rounds=len(stored),
     )
+    return (said, first)
 
 
 # --- individual progressive -----------------------------------------------------------------
@@ -488,16 +555,18 @@ def _history(
     ]
 
 
-def _progressive(event: Event, number: int, by: User | None) -> tuple[str, int]:
+def _progressive(event: Event, number: int, by: User | None) -> tuple[Sentence, int]:
     """A round of new partnerships among the players entered; each partnership is a scoring
     Team of the club (found again if those two have played together before)."""
     if not event.rounds:
-        raise InvalidInput("Set the number of rounds of this progressive event first.")
+        raise InvalidInput(N_("Set the number of rounds of this progressive event first."))
     if number > event.rounds:
-        raise InvalidInput(f"All {event.rounds} rounds of this event have been generated.")
+        raise InvalidInput(
+            N_("All %(rounds)s rounds of this event have been generated.", rounds=event.rounds)
+        )
     entries = eligible_entries(event)
     if len(entries) < 4:
-        raise InvalidInput("A progressive round needs at least four players.")
+        raise InvalidInput(N_("A progressive round needs at least four players."))
     everyone = {e.player_id: e.id for e in Entry.objects.filter(event=event, player__isnull=False)}
     history = _history(event, number, {p: e for p, e in everyone.items() if p is not None})
     plan = progressive_round([e.id for e in entries], history, number, seed=event.id)
@@ -526,8 +595,14 @@ def _progressive(event: Event, number: int, by: User | None) -> tuple[str, int]:
         )
     Pairing.objects.bulk_create(rows)
     _mark_running(event)
-    outs = f"; {len(plan.sit_outs)} sitting out" if plan.sit_outs else ""
-    return (f"{round_}: {len(plan.tables)} tables{outs}.", number)
+    outs = N_("; %(count)s sitting out", count=len(plan.sit_outs)) if plan.sit_outs else ""
+    said = N_(
+        "%(round)s: %(tables)s tables%(outs)s.",
+        round=round_.said,
+        tables=len(plan.tables),
+        outs=outs,
+    )
+    return (said, number)
 
 
 def _partnership(event: Event, one: Any, two: Any) -> Any:

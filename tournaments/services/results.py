@@ -19,6 +19,7 @@ from django.db.models import Avg, F, Q
 from django.db.models.functions import Greatest, Least
 
 from kaiser_club.errors import Conflict, InvalidInput
+from kaiser_club.sentences import N_, Np_, Sentence, joined, render
 from scoring import services as scoring
 from scoring.choices import EndReasonChoice, GameStatus
 from scoring.models import Game
@@ -153,7 +154,7 @@ def undo_later(
     record = describe(later)
     games = [p.game for p in later if p.game is not None]
     clear_after(loaded, row)
-    drop_games([g for g in games if not game_touched(g)], why="Roll back")
+    drop_games([g for g in games if not game_touched(g)], why=N_("Roll back"))
     if active:
         Rollback.objects.create(
             event=event,
@@ -165,27 +166,45 @@ def undo_later(
     return record
 
 
-def played_on_message(row: Pairing, active: Sequence[Pairing]) -> str:
-    names = ", ".join(_name(p) for p in active)
-    return (
-        f"Game {row.code} cannot change its winner: the teams have already played on in "
-        f"{names}. Roll {'that game' if len(active) == 1 else 'those games'} back first, "
-        "after checking what it undoes, then change the result."
+def played_on_message(row: Pairing, active: Sequence[Pairing]) -> Sentence:
+    return Np_(
+        "Game %(game)s cannot change its winner: the teams have already played on in "
+        "%(names)s. Roll that game back first, after checking what it undoes, then change the "
+        "result.",
+        "Game %(game)s cannot change its winner: the teams have already played on in "
+        "%(names)s. Roll those games back first, after checking what it undoes, then change the "
+        "result.",
+        count=len(active),
+        game=row.code,
+        names=joined([_name(p) for p in active]),
     )
 
 
-def _name(row: Pairing) -> str:
-    where = f" at table {row.table.number}" if row.table else ""
+def _name(row: Pairing) -> Sentence:
     game = row.game
+    state: Sentence
     if game is not None and game.status == GameStatus.FINISHED:
-        state = f"finished {game.ns_score}–{game.ew_score}"
+        state = N_("finished %(ns)s–%(ew)s", ns=game.ns_score, ew=game.ew_score)
     elif game is not None and game.hand_count:
-        state = f"in progress, {game.ns_score}–{game.ew_score} after {game.hand_count} hands"
+        state = Np_(
+            "in progress, %(ns)s–%(ew)s after %(count)s hand",
+            "in progress, %(ns)s–%(ew)s after %(count)s hands",
+            count=game.hand_count,
+            ns=game.ns_score,
+            ew=game.ew_score,
+        )
     elif row.decided:
-        state = f"{row.get_result_display().lower()} result"
+        state = N_("%(result)s result", result=row.get_result_display().lower())
     else:
-        state = "clock started"
-    return f"{row.code}{where} ({state})"
+        state = N_("clock started")
+    if row.table:
+        return N_(
+            "%(code)s at table %(table)s (%(state)s)",
+            code=row.code,
+            table=row.table.number,
+            state=state,
+        )
+    return N_("%(code)s (%(state)s)", code=row.code, state=state)
 
 
 def describe(rows: Sequence[Pairing]) -> list[dict[str, Any]]:
@@ -203,7 +222,7 @@ def describe(rows: Sequence[Pairing]) -> list[dict[str, Any]]:
                 "hands": game.hand_count if game else 0,
                 "score": [game.ns_score, game.ew_score] if game else None,
                 "result": row.result,
-                "description": _name(row),
+                "description": render(_name(row)),  # in the language of the request
             }
         )
     return out
@@ -226,7 +245,7 @@ def pairing_rollback(
     the scoring history; untouched ones are deleted), their slots empty, and the pairing's
     current result is carried forward again into fresh games."""
     if pairing.match_number is None:
-        raise InvalidInput("Only a bracket game has later games to roll back.")
+        raise InvalidInput(N_("Only a bracket game has later games to roll back."))
     event = lock_event(pairing.event_id)
     loaded = load_bracket(event, lock=True)
     row = loaded.row_of(pairing)
@@ -280,7 +299,7 @@ def pairing_correct_hand(
     """Corrects a hand of the pairing's game (scoring recomputes every later score). If the
     winner changes after the winner played on, refused unless ``rollback``."""
     if pairing.game_id is None:
-        raise InvalidInput("This pairing has no game to correct.")
+        raise InvalidInput(N_("This pairing has no game to correct."))
     lock_event(pairing.event_id)  # the event before the game, as every events service does
     if rollback:
         with rollback_allowed(pairing.game_id):
@@ -301,7 +320,12 @@ def pairing_correct_hand(
 
 def _both_known(row: Pairing) -> None:
     if row.home_team_id is None or row.away_team_id is None:
-        raise InvalidInput(f"{row.code or 'This game'} does not have both its teams yet.")
+        raise InvalidInput(
+            N_(
+                "%(game)s does not have both its teams yet.",
+                game=row.code or N_("This game"),
+            )
+        )
 
 
 @transaction.atomic
@@ -314,16 +338,19 @@ def pairing_forfeit(
     row = Pairing.objects.select_related("game").get(id=pairing.id)
     _both_known(row)
     if forfeiting not in SlotSide.values:
-        raise InvalidInput("Say which team forfeits: home or away.")
+        raise InvalidInput(N_("Say which team forfeits: home or away."))
     if row.decided:
         raise InvalidInput(
-            f"{_label(row)} already has a result ({row.get_result_display()}); "
-            "adjust the result instead."
+            N_(
+                "%(game)s already has a result (%(result)s); adjust the result instead.",
+                game=_label(row),
+                result=row.get_result_display(),
+            )
         )
     winner = SlotSide.AWAY if forfeiting == SlotSide.HOME else SlotSide.HOME
     if row.game is not None:
         if row.game.status == GameStatus.FINISHED:
-            raise InvalidInput(f"{_label(row)} is over; adjust the result instead.")
+            raise InvalidInput(N_("%(game)s is over; adjust the result instead.", game=_label(row)))
         scoring.game_forfeit(
             game_id=row.game.id,
             forfeited_by=Side.NS if forfeiting == SlotSide.HOME else Side.EW,
@@ -368,20 +395,24 @@ def pairing_adjust(
     """An adjusted result, with its reason: it stands over the game's own result."""
     if not reason.strip():
         raise InvalidInput(
-            "Give the reason for the adjusted result.", field_errors={"reason": ["Required."]}
+            N_("Give the reason for the adjusted result."),
+            field_errors={"reason": [N_("Required.")]},
         )
     if winner not in SlotSide.values:
-        raise InvalidInput("Say which team wins: home or away.")
+        raise InvalidInput(N_("Say which team wins: home or away."))
     event = lock_event(pairing.event_id)
     row = Pairing.objects.select_related("game").get(id=pairing.id)
     _both_known(row)
     if row.game is not None and row.game.status != GameStatus.FINISHED and game_touched(row.game):
         raise InvalidInput(
-            f"{_label(row)} is still being played; let it finish or record a forfeit, "
-            "then adjust its result."
+            N_(
+                "%(game)s is still being played; let it finish or record a forfeit, then adjust "
+                "its result.",
+                game=_label(row),
+            )
         )
     if (winner == SlotSide.HOME) != (home_points > away_points) and home_points != away_points:
-        raise InvalidInput("The winner of an adjusted result needs the higher score, or a tie.")
+        raise InvalidInput(N_("The winner of an adjusted result needs the higher score, or a tie."))
     outcome = (ResultKind.ADJUSTED, winner, home_points, away_points)
     return apply_result(
         event=event, row=row, outcome=outcome, reason=reason.strip(), by=by, rollback=rollback
@@ -392,7 +423,7 @@ def pairing_adjust(
 def pairing_set_bye_points(*, pairing: Pairing, points_for: int, points_against: int) -> Pairing:
     """Changes a bye's points (by default the round's average winning and losing scores)."""
     if pairing.result != ResultKind.BYE:
-        raise InvalidInput("Only a bye's points can be set this way.")
+        raise InvalidInput(N_("Only a bye's points can be set this way."))
     pairing.home_points, pairing.away_points = points_for, points_against
     pairing.points_set_by_organiser = True
     pairing.save(update_fields=["home_points", "away_points", "points_set_by_organiser"])
@@ -422,21 +453,26 @@ def pairing_mark_late(*, pairing: Pairing, late: bool = True) -> Pairing:
     next round may be generated without its result (it counts when it ends)."""
     row = Pairing.objects.select_related("game").get(id=pairing.id)
     if row.decided:
-        raise InvalidInput(f"{_label(row)} already has a result.")
+        raise InvalidInput(N_("%(game)s already has a result.", game=_label(row)))
     if late and row.game is not None and row.game.started_at is not None:
         raise InvalidInput(
-            f"{_label(row)}'s clock is already running; pause it rather than marking the "
-            "game as played late."
+            N_(
+                "%(game)s's clock is already running; pause it rather than marking the game as "
+                "played late.",
+                game=_label(row),
+            )
         )
     row.played_late = late
     row.save(update_fields=["played_late"])
     return row
 
 
-def _label(row: Pairing) -> str:
+def _label(row: Pairing) -> Sentence:
     if row.code:
-        return f"Game {row.code}"
-    return f"The game at table {row.table.number}" if row.table else "This game"
+        return N_("Game %(code)s", code=row.code)
+    if row.table:
+        return N_("The game at table %(table)s", table=row.table.number)
+    return N_("This game")
 
 
 # --- statuses -------------------------------------------------------------------------------

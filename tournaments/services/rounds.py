@@ -9,6 +9,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from kaiser_club.errors import InvalidInput
+from kaiser_club.sentences import N_
 from scoring import services as scoring
 from scoring.choices import GameStatus
 from scoring.models import Game
@@ -43,7 +44,7 @@ def round_start(*, round_: Round, by: User | None = None) -> Round:
     late wait for their own start)."""
     round_ = _round(round_)
     if round_.started:
-        raise InvalidInput(f"{round_} has already started.")
+        raise InvalidInput(N_("%(round_)s has already started.", round_=round_.said))
     now = timezone.now()
     games = Game.objects.filter(
         pairing__round=round_,
@@ -71,7 +72,9 @@ def round_start_waiting(*, round_: Round) -> int:
     and not marked as late. Returns how many started."""
     round_ = _round(round_)
     if not round_.started:
-        raise InvalidInput(f"{round_} has not started yet; start the round.")
+        raise InvalidInput(
+            N_("%(round_)s has not started yet; start the round.", round_=round_.said)
+        )
     now = timezone.now()
     ids = list(
         Game.objects.filter(
@@ -106,7 +109,7 @@ def round_resume(*, round_: Round) -> int:
 
 def _check_minutes(minutes: int) -> None:
     if not -60 <= minutes <= 120 or minutes == 0:
-        message = "Add between 1 and 120 minutes (or take back up to 60)."
+        message = N_("Add between 1 and 120 minutes (or take back up to 60).")
         raise InvalidInput(message, field_errors={"minutes": [message]})
 
 
@@ -121,7 +124,7 @@ def round_add_minutes(*, round_: Round, minutes: int) -> int:
 
 def _game_of(pairing: Pairing) -> Game:
     if pairing.game_id is None:
-        raise InvalidInput("This pairing has no game yet.")
+        raise InvalidInput(N_("This pairing has no game yet."))
     game = Game.objects.get(id=pairing.game_id)
     return game
 
@@ -139,12 +142,19 @@ def pairing_clock(*, pairing: Pairing, action: str, minutes: int = 0) -> Game:
     if action == "add":
         _check_minutes(minutes)
         return scoring.clock_add_minutes(game_id=game.id, minutes=minutes)
-    raise InvalidInput(f"Unknown clock action {action!r}: start, pause, resume or add.")
+    raise InvalidInput(
+        N_("Unknown clock action %(action)r: start, pause, resume or add.", action=action)
+    )
 
 
 def _unstarted(round_: Round) -> None:
     if round_.started:
-        raise InvalidInput(f"{round_} has started; its teams and tables can no longer change.")
+        raise InvalidInput(
+            N_(
+                "%(round_)s has started; its teams and tables can no longer change.",
+                round_=round_.said,
+            )
+        )
 
 
 @transaction.atomic
@@ -154,9 +164,9 @@ def round_swap_tables(*, round_: Round, first: Pairing, second: Pairing) -> None
     _unstarted(round_)
     a, b = (Pairing.objects.select_for_update().get(id=p.id) for p in (first, second))
     if a.round_id != round_.id or b.round_id != round_.id or a.id == b.id:
-        raise InvalidInput("Choose two different games of this round.")
+        raise InvalidInput(N_("Choose two different games of this round."))
     if a.table_id is None or b.table_id is None:
-        raise InvalidInput("A bye has no table to swap.")
+        raise InvalidInput(N_("A bye has no table to swap."))
     table_a, table_b = a.table_id, b.table_id
     Pairing.objects.filter(id=a.id).update(table=None)
     Pairing.objects.filter(id=b.id).update(table_id=table_a)
@@ -170,7 +180,7 @@ def round_swap_teams(*, round_: Round, first: Entry, second: Entry, by: User | N
     round_ = _round(round_)
     _unstarted(round_)
     if first.id == second.id:
-        raise InvalidInput("Choose two different teams.")
+        raise InvalidInput(N_("Choose two different teams."))
     rows = list(
         Pairing.objects.select_for_update(of=("self",))
         .select_related(
@@ -191,10 +201,12 @@ def round_swap_teams(*, round_: Round, first: Entry, second: Entry, by: User | N
                 places[entry_id] = (row, side)
     missing = [e for e in (first, second) if e.id not in places]
     if missing:
-        raise InvalidInput(f"{missing[0]} does not play in {round_}.")
+        raise InvalidInput(
+            N_("%(entry)s does not play in %(round_)s.", entry=missing[0].name, round_=round_.said)
+        )
     if any(row.decided and row.result != ResultKind.BYE for row in rows):
-        raise InvalidInput("A game of these teams already has a result.")
-    drop_games([row.game for row in rows], why="These teams cannot be swapped")
+        raise InvalidInput(N_("A game of these teams already has a result."))
+    drop_games([row.game for row in rows], why=N_("These teams cannot be swapped"))
     (row_a, side_a), (row_b, side_b) = places[first.id], places[second.id]
     entry_a, entry_b = getattr(row_a, side_a), getattr(row_b, side_b)
     setattr(row_a, side_a, entry_b)

@@ -9,6 +9,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from kaiser_club.errors import Conflict, InvalidInput
+from kaiser_club.sentences import N_
 
 from ..models import Event, Table
 
@@ -55,7 +56,7 @@ def tables_ensure(*, event: Event, count: int) -> dict[int, Table]:
             ignore_conflicts=True,
         )
         existing = {t.number: t for t in Table.objects.filter(event=event, number__lte=count)}
-    raise Conflict("The event's tables could not be made just now; try again.")
+    raise Conflict(N_("The event's tables could not be made just now; try again."))
 
 
 @transaction.atomic
@@ -87,5 +88,5 @@ def table_add(*, event: Event) -> Table:
     last = Table.objects.filter(event=event).order_by("-number").first()
     number = (last.number if last else 0) + 1
     if number > 999:
-        raise InvalidInput("An event has at most 999 tables.")
+        raise InvalidInput(N_("An event has at most 999 tables."))
     return tables_ensure(event=event, count=number)[number]

@@ -22,6 +22,8 @@ from typing import Any
 
 from kaiser_club.errors import InvalidInput
 from kaiser_club.models import Club, Player
+from kaiser_club.sentences import N_, Said, Sentence
+from kaiser_club.sentences import of as said_by
 from kaiser_club.text import clean_text
 from scoring.choices import HandStatus
 from scoring.convert import entry_fields, hand_to_entry, result_fields
@@ -82,7 +84,7 @@ PRESET_NAMES = tuple(PRESETS)
 # --- the values only the app's rules describe -------------------------------------------------
 
 
-def read_tiebreaks(raw: Any, where: str) -> list[str]:
+def read_tiebreaks(raw: Any, where: Said) -> list[str]:
     """The tie-break order: registered metrics, each at most once (as ``check_tiebreaks``)."""
     known = set(Tiebreak.values)
     if (
@@ -93,27 +95,36 @@ def read_tiebreaks(raw: Any, where: str) -> list[str]:
     ):
         refuse(
             where,
-            f"the tie-break order {shown(raw)} is not a list of these, each at most once: "
-            f"{', '.join(Tiebreak.values)}.",
+            N_(
+                "the tie-break order %(value)s is not a list of these, each at most once: "
+                "%(choices)s.",
+                value=shown(raw),
+                choices=", ".join(Tiebreak.values),
+            ),
         )
     return list(raw)
 
 
-def read_rules(raw: Any, where: str) -> RuleSet:
+def read_rules(raw: Any, where: Said) -> RuleSet:
     """The rule set as ``RuleSet.from_dict`` reads it (its ranges keep every score, target and
     clock storable), its names cleaned like every name."""
     if not isinstance(raw, Mapping):
-        refuse(where, f"the rules {shown(raw)} are not an object.")
+        refuse(where, N_("the rules %(value)s are not an object.", value=shown(raw)))
     try:
         rules = RuleSet.from_dict(raw)
     except RuleSetInvalid as exc:
-        refuse(where, f"the rules: {exc}")
+        refuse(where, N_("the rules: %(exc)s", exc=exc))
     texts = {}
     for option in ("name", "title", "good_card", "bad_card"):
         text = clean_text(getattr(rules, option))
         if not storable(text):
             refuse(
-                where, f"the rules' {option} {shown(text)} has characters that cannot be stored."
+                where,
+                N_(
+                    "the rules' %(option)s %(value)s has characters that cannot be stored.",
+                    option=option,
+                    value=shown(text),
+                ),
             )
         texts[option] = text
     return replace(
@@ -242,7 +253,7 @@ class Row:
     """One row of the file: what a sentence calls it, its values as they will be stored, and
     the rows of the file it names (by their refs, numbers or slugs)."""
 
-    where: str
+    where: Said
     values: dict[str, Any]
     key: Any = None  # its ref, number or slug
     position: int = 0  # its place in its list, from 1
@@ -270,29 +281,33 @@ class Document:
     substitutions: list[Row]  # links: game, entry, replaced, substitute
 
 
-def need(data: Any, key: str, where: str) -> Any:
+def need(data: Any, key: str, where: Said) -> Any:
     if not isinstance(data, Mapping) or key not in data:
-        refuse(where, f"it has no '{key}': the file is incomplete or not an export.")
+        refuse(where, N_("it has no '%(key)s': the file is incomplete or not an export.", key=key))
     return data[key]
 
 
 def check_header(data: Any) -> None:
     if not isinstance(data, Mapping) or data.get("format") != FORMAT_NAME:
-        raise ImportRefused("This file is not a Kaiser Club event export.")
+        raise ImportRefused(N_("This file is not a Kaiser Club event export."))
     version = data.get("version")
     if version != FORMAT_VERSION:
         raise ImportRefused(
-            f"This file is in export format version {shown(version)}; this server reads version "
-            f"{FORMAT_VERSION}. Export it again from a server of the same version."
+            N_(
+                "This file is in export format version %(version)s; this server reads version "
+                "%(ours)s. Export it again from a server of the same version.",
+                version=shown(version),
+                ours=FORMAT_VERSION,
+            )
         )
 
 
 def event_club_slug(data: Any) -> str:
     """The slug of the event's club, read before anything else (who may import is decided by
     it); a value that is no slug is refused here, before any query."""
-    raw_event = need(data, "event", "The file")
-    slug = need(raw_event, "club", "The event")
-    return column(Club, "slug", label="club").read(slug, "The event")
+    raw_event = need(data, "event", N_("The file"))
+    slug = need(raw_event, "club", N_("The event"))
+    return column(Club, "slug", label="club").read(slug, N_("The event"))
 
 
 def file_club_name(data: Any, slug: str) -> str:
@@ -315,9 +330,12 @@ def read(data: Any) -> Document:
     check_header(data)
     clubs = _clubs(data)
     slugs = {row.key for row in clubs}
-    raw_event = need(data, "event", "The file")
+    raw_event = need(data, "event", N_("The file"))
     if not isinstance(raw_event, Mapping):
-        refuse("The event", f"it is {shown(raw_event)}, not an object.")
+        refuse(
+            N_("The event"),
+            N_("it is %(value)s, not an object.", value=shown(raw_event)),
+        )
     event = _event(raw_event, slugs)
     season = _season(raw_event.get("season"))
     players = _players(data)
@@ -325,8 +343,8 @@ def read(data: Any) -> Document:
     teams = _teams(data, slugs, player_refs)
     individual = Event(format=event.values["format"]).individual
     entries = _entries(data, slugs, {row.key for row in teams}, player_refs, individual)
-    rounds = _numbered(data, "rounds", "Round", limits.ROUND_NUMBER, ROUND_READERS)
-    tables = _numbered(data, "tables", "Table", limits.TABLE_NUMBER, TABLE_READERS)
+    rounds = _numbered(data, "rounds", N_("Round"), limits.ROUND_NUMBER, ROUND_READERS)
+    tables = _numbered(data, "tables", N_("Table"), limits.TABLE_NUMBER, TABLE_READERS)
     games = _games(data, {row.key for row in teams}, player_refs)
     pairings = _pairings(data, rounds, tables, entries, teams, games)
     substitutions = _substitutions(data, games, entries, player_refs)
@@ -349,47 +367,59 @@ def read(data: Any) -> Document:
     return document
 
 
+THE_FILE = N_("The file")
+
+
 def _rows(
-    data: Any, key: str, kind: str, owner: str = "The file"
+    data: Any, key: str, kind: Said, owner: Said = THE_FILE
 ) -> list[tuple[int, Mapping[str, Any]]]:
     """The list ``key`` of the file, each row an object, with its place in the file."""
     value = need(data, key, owner)
     if not isinstance(value, list):
-        refuse(owner, f"its '{key}' {shown(value)} is not a list.")
+        refuse(
+            owner,
+            N_("its '%(key)s' %(value)s is not a list.", key=key, value=shown(value)),
+        )
     found = []
     for position, raw in enumerate(value, start=1):
         if not isinstance(raw, Mapping):
-            refuse(f"{kind} {position} of the file", f"it is {shown(raw)}, not an object.")
+            refuse(
+                N_("%(kind)s %(position)s of the file", kind=kind, position=position),
+                N_("it is %(value)s, not an object.", value=shown(raw)),
+            )
         found.append((position, raw))
     return found
 
 
-def _values(raw: Mapping[str, Any], readers: Mapping[str, Reader], where: str) -> dict[str, Any]:
+def _values(raw: Mapping[str, Any], readers: Mapping[str, Reader], where: Said) -> dict[str, Any]:
     return {name: reader.read(need(raw, name, where), where) for name, reader in readers.items()}
 
 
-def _own_ref(raw: Mapping[str, Any], kind: str, position: int) -> int:
-    where = f"{kind} {position} of the file"
+def _own_ref(raw: Mapping[str, Any], kind: Said, position: int) -> int:
+    where = N_("%(kind)s %(position)s of the file", kind=kind, position=position)
     ref = need(raw, "ref", where)
     if not whole_number(ref) or ref < 1:
-        refuse(where, f"its ref {shown(ref)} is not a whole number of 1 or more.")
+        refuse(
+            where,
+            N_("its ref %(ref)s is not a whole number of 1 or more.", ref=shown(ref)),
+        )
     return int(ref)
 
 
-def _named(kind: str, ref: Any, name: Any) -> str:
+def _named(kind: Said, ref: Any, name: Any) -> Said:
     """'Entry 3 (Aces)': the row's ref and, when it has one, its (cleaned) name."""
     if isinstance(name, str) and name:
         short = name if len(name) <= NAME_IN_ROW else name[: NAME_IN_ROW - 1] + "…"
-        return f"{kind} {ref} ({short})"
-    return f"{kind} {ref}"
+        return N_("%(kind)s %(ref)s (%(name)s)", kind=kind, ref=ref, name=short)
+    return N_("%(kind)s %(ref)s", kind=kind, ref=ref)
 
 
 def _link(
     raw: Mapping[str, Any],
     key: str,
     known: Collection[Hashable],
-    what: str,
-    where: str,
+    what: Said,
+    where: Said,
     *,
     required: bool = False,
 ) -> Any:
@@ -399,16 +429,24 @@ def _link(
         return None
     hashable = isinstance(value, str) or whole_number(value)
     if not hashable or value not in known:
-        refuse(where, f"its {key} {shown(value)} is not {what} of the file.")
+        refuse(
+            where,
+            N_(
+                "its %(key)s %(value)s is not %(what)s of the file.",
+                key=key,
+                value=shown(value),
+                what=what,
+            ),
+        )
     return value
 
 
 def _clubs(data: Any) -> list[Row]:
     rows = []
-    for position, raw in _rows(data, "clubs", "Club"):
-        where = f"Club {position} of the file"
+    for position, raw in _rows(data, "clubs", N_("Club")):
+        where = N_("Club %(position)s of the file", position=position)
         slug = column(Club, "slug").read(need(raw, "slug", where), where)
-        where = f"Club {slug}"
+        where = N_("Club %(slug)s", slug=slug)
         values = {
             "slug": slug,
             "name": _in(Club, "name").read(need(raw, "name", where), where),
@@ -422,8 +460,8 @@ def _clubs(data: Any) -> list[Row]:
 
 
 def _event(raw: Any, slugs: set[str]) -> Row:
-    where = "The event"
-    club = _link(raw, "club", slugs, "a club's slug", where, required=True)
+    where = N_("The event")
+    club = _link(raw, "club", slugs, N_("a club's slug"), where, required=True)
     values = _values(raw, EVENT_READERS, where)
     values["rules"] = read_rules(need(raw, "rules", where), where).to_dict()
     try:
@@ -436,9 +474,9 @@ def _event(raw: Any, slugs: set[str]) -> Row:
 def _season(raw: Any) -> Row | None:
     if not raw:
         return None
-    where = "The season"
+    where = N_("The season")
     if not isinstance(raw, Mapping):
-        refuse(where, f"it is {shown(raw)}, not an object.")
+        refuse(where, N_("it is %(value)s, not an object.", value=shown(raw)))
     values = {"name": _in(Season, "name").read(need(raw, "name", where), where)}
     values |= {name: reader.read(raw.get(name), where) for name, reader in SEASON_READERS.items()}
     tiebreaks = raw.get("tiebreaks")
@@ -446,17 +484,17 @@ def _season(raw: Any) -> Row | None:
         default_tiebreaks() if tiebreaks is None else read_tiebreaks(tiebreaks, where)
     )
     if values["starts_on"] and values["ends_on"] and values["ends_on"] < values["starts_on"]:
-        refuse(where, "it ends before it starts.")
-    return Row(where=f"The season ({values['name']})", values=values)
+        refuse(where, N_("it ends before it starts."))
+    return Row(where=N_("The season (%(name)s)", name=values["name"]), values=values)
 
 
 def _players(data: Any) -> list[Row]:
     rows = []
-    for position, raw in _rows(data, "players", "Player"):
-        ref = _own_ref(raw, "Player", position)
-        where = f"Player {ref}"
+    for position, raw in _rows(data, "players", N_("Player")):
+        ref = _own_ref(raw, N_("Player"), position)
+        where: Said = N_("Player %(ref)s", ref=ref)
         name = _in(Player, "name").read(need(raw, "name", where), where)
-        where = _named("Player", ref, name)
+        where = _named(N_("Player"), ref, name)
         email = _in(Player, "email").read(raw.get("email"), where)
         rows.append(Row(where, {"name": name, "email": email}, key=ref, position=position))
     return rows
@@ -464,18 +502,24 @@ def _players(data: Any) -> list[Row]:
 
 def _teams(data: Any, slugs: set[str], players: set[int]) -> list[Row]:
     rows = []
-    for position, raw in _rows(data, "teams", "Team"):
-        ref = _own_ref(raw, "Team", position)
-        where = f"Team {ref}"
+    for position, raw in _rows(data, "teams", N_("Team")):
+        ref = _own_ref(raw, N_("Team"), position)
+        where: Said = N_("Team %(ref)s", ref=ref)
         name = _in(TeamRow, "name").read(raw.get("name"), where)
-        where = _named("Team", ref, name)
+        where = _named(N_("Team"), ref, name)
         links = {
-            "club": _link(raw, "club", slugs, "a club's slug", where),
-            "player_one": _link(raw, "player_one", players, "a player", where, required=True),
-            "player_two": _link(raw, "player_two", players, "a player", where, required=True),
+            "club": _link(raw, "club", slugs, N_("a club's slug"), where),
+            "player_one": _link(raw, "player_one", players, N_("a player"), where, required=True),
+            "player_two": _link(raw, "player_two", players, N_("a player"), where, required=True),
         }
         if links["player_one"] == links["player_two"]:
-            refuse(where, f"it has the same player twice (player {links['player_one']}).")
+            refuse(
+                where,
+                N_(
+                    "it has the same player twice (player %(player)s).",
+                    player=links["player_one"],
+                ),
+            )
         rows.append(Row(where, {"name": name}, key=ref, position=position, links=links))
     return rows
 
@@ -484,34 +528,34 @@ def _entries(
     data: Any, slugs: set[str], teams: set[int], players: set[int], individual: bool
 ) -> list[Row]:
     rows = []
-    for position, raw in _rows(data, "entries", "Entry"):
-        ref = _own_ref(raw, "Entry", position)
-        where = f"Entry {ref}"
+    for position, raw in _rows(data, "entries", N_("Entry")):
+        ref = _own_ref(raw, N_("Entry"), position)
+        where: Said = N_("Entry %(ref)s", ref=ref)
         name = ENTRY_READERS["name"].read(need(raw, "name", where), where)
-        where = _named("Entry", ref, name)
+        where = _named(N_("Entry"), ref, name)
         values = _values(raw, ENTRY_READERS, where)
         links = {
-            "team": _link(raw, "team", teams, "a team", where),
-            "player": _link(raw, "player", players, "a player", where),
-            "club": _link(raw, "club", slugs, "a club's slug", where),
+            "team": _link(raw, "team", teams, N_("a team"), where),
+            "player": _link(raw, "player", players, N_("a player"), where),
+            "club": _link(raw, "club", slugs, N_("a club's slug"), where),
         }
         if individual and (links["player"] is None or links["team"] is not None):
-            refuse(where, "an entry of an individual event is one player (and no team).")
+            refuse(where, N_("an entry of an individual event is one player (and no team)."))
         if not individual and (links["team"] is None or links["player"] is not None):
-            refuse(where, "an entry of a team event is one team (and no single player).")
+            refuse(where, N_("an entry of a team event is one team (and no single player)."))
         rows.append(Row(where, values, key=ref, position=position, links=links))
     return rows
 
 
 def _numbered(
-    data: Any, key: str, kind: str, numbers: tuple[int, int], readers: Mapping[str, Reader]
+    data: Any, key: str, kind: Said, numbers: tuple[int, int], readers: Mapping[str, Reader]
 ) -> list[Row]:
     """Rounds and tables: named and referred to by their number."""
     rows = []
     for position, raw in _rows(data, key, kind):
-        where = f"{kind} {position} of the file"
+        where = N_("%(kind)s %(position)s of the file", kind=kind, position=position)
         number = Whole("number", *numbers).read(need(raw, "number", where), where)
-        where = f"{kind} {number}"
+        where = N_("%(kind)s %(number)s", kind=kind, number=number or 0)
         values = {"number": number, **_values(raw, readers, where)}
         rows.append(Row(where, values, key=number, position=position))
     return rows
@@ -519,34 +563,49 @@ def _numbered(
 
 def _games(data: Any, teams: set[int], players: set[int]) -> list[GameRow]:
     rows = []
-    for position, raw in _rows(data, "games", "Game"):
-        ref = _own_ref(raw, "Game", position)
-        where = f"Game {ref}"
+    for position, raw in _rows(data, "games", N_("Game")):
+        ref = _own_ref(raw, N_("Game"), position)
+        where = N_("Game %(ref)s", ref=ref)
         values = _values(raw, GAME_READERS, where)
         rules = read_rules(need(raw, "rules", where), where)
         values["rules"] = rules.to_dict()
         links = {
-            "ns_team": _link(raw, "ns_team", teams, "a team", where, required=True),
-            "ew_team": _link(raw, "ew_team", teams, "a team", where, required=True),
+            "ns_team": _link(raw, "ns_team", teams, N_("a team"), where, required=True),
+            "ew_team": _link(raw, "ew_team", teams, N_("a team"), where, required=True),
         }
         links |= {
-            seat: _link(raw, seat, players, "a player", where, required=True) for seat in SEATS
+            seat: _link(raw, seat, players, N_("a player"), where, required=True) for seat in SEATS
         }
         if links["ns_team"] == links["ew_team"]:
-            refuse(where, f"team {links['ns_team']} plays on both sides.")
+            refuse(
+                where,
+                N_("team %(team)s plays on both sides.", team=links["ns_team"]),
+            )
         repeat = _first_repeat((seat, links[seat]) for seat in SEATS)
         if repeat:
             first, second, player = repeat
-            refuse(where, f"player {player} sits in two seats, {first} and {second}.")
+            refuse(
+                where,
+                N_(
+                    "player %(player)s sits in two seats, %(first)s and %(second)s.",
+                    player=player,
+                    first=first,
+                    second=second,
+                ),
+            )
         limit = values["time_limit_minutes"] or 0
         if values["added_minutes"] < -limit:
             refuse(
                 where,
-                f"the added_minutes {values['added_minutes']} take away more than the game's "
-                f"{limit} minutes.",
+                N_(
+                    "the added_minutes %(minutes)s take away more than the game's %(limit)s "
+                    "minutes.",
+                    minutes=values["added_minutes"],
+                    limit=limit,
+                ),
             )
         if values["paused_at"] is not None and values["started_at"] is None:
-            refuse(where, "its clock is paused (paused_at) but was never started (started_at).")
+            refuse(where, N_("its clock is paused (paused_at) but was never started (started_at)."))
         state, hands = _replay(rules, values, raw, where)
         rows.append(
             GameRow(
@@ -557,7 +616,7 @@ def _games(data: Any, teams: set[int], players: set[int]) -> list[GameRow]:
 
 
 def _replay(
-    rules: RuleSet, values: Mapping[str, Any], raw: Mapping[str, Any], where: str
+    rules: RuleSet, values: Mapping[str, Any], raw: Mapping[str, Any], where: Said
 ) -> tuple[GameState, list[Hand]]:
     """The game the file's hands make, each hand checked by the rules engine in turn; the
     Hand rows to write, their derived columns from the engine."""
@@ -573,21 +632,23 @@ def _replay(
         here = f"{where}, hand {number if whole_number(number) else position}"
         hand_values = _values(hand_raw, HAND_READERS, here)
         if hand_values["number"] != position:
-            refuse(here, "hands must be numbered 1, 2, 3… in order.")
+            refuse(here, N_("hands must be numbered 1, 2, 3… in order."))
         pending = hand_values["status"] == HandStatus.PENDING
         if pending and position != len(raws):
-            refuse(here, "only the last hand of a game may wait for confirmation.")
+            refuse(here, N_("only the last hand of a game may wait for confirmation."))
         if pending and hand_values["confirmed_by_seat"] is not None:
-            refuse(here, "a hand waiting for confirmation has no confirmed_by_seat.")
+            refuse(here, N_("a hand waiting for confirmation has no confirmed_by_seat."))
         if hand_values["confirmed_by_seat"] is not None and hand_values["entered_by_seat"] is None:
-            refuse(here, "a hand confirmed by a seat (confirmed_by_seat) needs entered_by_seat.")
+            refuse(
+                here, N_("a hand confirmed by a seat (confirmed_by_seat) needs entered_by_seat.")
+            )
         ids.append((position, hand_values["client_id"]))
         hand = Hand(**hand_values)
         entry = hand_to_entry(hand)
         try:
             after = apply_hand(confirmed, entry)
         except HandRefused as exc:
-            refuse(here, str(exc))
+            refuse(here, said_by(exc))
         hand.request_digest = request_digest(entry)
         for name, value in {**entry_fields(entry), **result_fields(after.hands[-1])}.items():
             setattr(hand, name, value)
@@ -597,12 +658,17 @@ def _replay(
     repeat = _first_repeat(ids)
     if repeat:
         first, second, _ = repeat
-        refuse(f"{where}, hands {first} and {second}", "they have the same client_id.")
+        refuse(
+            N_(
+                "%(where)s, hands %(first)s and %(second)s", where=where, first=first, second=second
+            ),
+            N_("they have the same client_id."),
+        )
     if values["forfeited_by"]:
         try:
             confirmed = forfeit(confirmed, Side(values["forfeited_by"]))
         except HandRefused as exc:
-            refuse(where, f"the forfeit cannot stand: {exc}")
+            refuse(where, N_("the forfeit cannot stand: %(exc)s", exc=exc))
     return confirmed, hands
 
 
@@ -614,8 +680,8 @@ def _pairings(
     teams: list[Row],
     games: list[GameRow],
 ) -> list[Row]:
-    raws = _rows(data, "pairings", "Pairing")
-    refs = [(position, _own_ref(raw, "Pairing", position)) for position, raw in raws]
+    raws = _rows(data, "pairings", N_("Pairing"))
+    refs = [(position, _own_ref(raw, N_("Pairing"), position)) for position, raw in raws]
     pairing_refs = {ref for _, ref in refs}
     known = {
         "round": ({r.key for r in rounds}, "a round's number"),
@@ -631,7 +697,7 @@ def _pairings(
     games_by_ref = {g.key: g for g in games}
     rows = []
     for (position, raw), (_, ref) in zip(raws, refs, strict=True):
-        where = f"Pairing {ref}"
+        where = N_("Pairing %(ref)s", ref=ref)
         links = {
             key: _link(raw, key, keys, what, where, required=key == "round")
             for key, (keys, what) in known.items()
@@ -652,12 +718,20 @@ def _pairings(
             values = _values(raw, PAIRING_READERS, where)
         for side in ("winner_to", "loser_to"):
             if links[side] == ref:
-                refuse(where, f"its {side} {ref} is the pairing itself.")
+                refuse(where, N_("its %(side)s %(ref)s is the pairing itself.", side=side, ref=ref))
         for one, other in (("home", "away"), ("home_team", "away_team")):
             if links[one] is not None and links[one] == links[other]:
-                refuse(where, f"its {one} and {other} are the same ({links[one]}).")
+                refuse(
+                    where,
+                    N_(
+                        "its %(one)s and %(other)s are the same (%(player)s).",
+                        one=one,
+                        other=other,
+                        player=links[one],
+                    ),
+                )
         if values["result"] == ResultKind.PENDING and values["winner_side"]:
-            refuse(where, "a pending pairing has no winner_side.")
+            refuse(where, N_("a pending pairing has no winner_side."))
         rows.append(Row(where, values, key=ref, position=position, links=links))
     _check_bracket(rows)
     return rows
@@ -672,8 +746,10 @@ def _check_bracket(rows: list[Row]) -> None:
         third = next(row for row in matches if row.values["stage"] == Stage.THIRD_PLACE)
         refuse(
             third.where,
-            "a third-place match follows a winners' bracket, and no numbered match of the file "
-            "is of the winners stage.",
+            N_(
+                "a third-place match follows a winners' bracket, and no numbered match of the file "
+                "is of the winners stage."
+            ),
         )
 
 
@@ -695,16 +771,19 @@ def _substitutions(
 ) -> list[Row]:
     rows = []
     game_refs, entry_refs = {g.key for g in games}, {e.key for e in entries}
-    for position, raw in _rows(data, "substitutions", "Substitution"):
-        where = f"Substitution {position} of the file"
+    for position, raw in _rows(data, "substitutions", N_("Substitution")):
+        where = N_("Substitution %(position)s of the file", position=position)
         links = {
             "game": _link(raw, "game", game_refs, "a game", where, required=True),
             "entry": _link(raw, "entry", entry_refs, "an entry", where, required=True),
-            "replaced": _link(raw, "replaced", players, "a player", where, required=True),
-            "substitute": _link(raw, "substitute", players, "a player", where, required=True),
+            "replaced": _link(raw, "replaced", players, N_("a player"), where, required=True),
+            "substitute": _link(raw, "substitute", players, N_("a player"), where, required=True),
         }
         if links["replaced"] == links["substitute"]:
-            refuse(where, f"player {links['replaced']} replaces themself.")
+            refuse(
+                where,
+                N_("player %(player)s replaces themself.", player=links["replaced"]),
+            )
         values = {
             "seat": SeatNumber("seat").read(need(raw, "seat", where), where),
             "reason": _in(Substitution, "reason").read(raw.get("reason"), where),
@@ -728,44 +807,93 @@ def _first_repeat(keyed: Iterable[tuple[Any, Hashable | None]]) -> tuple[Any, An
     return None
 
 
-def first_clash(document: Document) -> str | None:
+def first_clash(document: Document) -> Said | None:
     """The first two rows of the file that the event cannot hold both of, as a sentence."""
-    by_position: list[tuple[list[Row], str, str]] = [
-        (document.clubs, "Clubs", "slug"),
-        (document.players, "Players", "ref"),
-        (document.teams, "Teams", "ref"),
-        (document.entries, "Entries", "ref"),
-        (document.rounds, "Rounds", "number"),
-        (document.tables, "Tables", "number"),
-        (document.games, "Games", "ref"),  # type: ignore[list-item]
-        (document.pairings, "Pairings", "ref"),
+    by_position: list[tuple[list[Row], Sentence]] = [
+        (
+            document.clubs,
+            N_("Clubs %(first)s and %(second)s of the file both have slug %(value)s."),
+        ),
+        (
+            document.players,
+            N_("Players %(first)s and %(second)s of the file both have ref %(value)s."),
+        ),
+        (document.teams, N_("Teams %(first)s and %(second)s of the file both have ref %(value)s.")),
+        (
+            document.entries,
+            N_("Entries %(first)s and %(second)s of the file both have ref %(value)s."),
+        ),
+        (
+            document.rounds,
+            N_("Rounds %(first)s and %(second)s of the file both have number %(value)s."),
+        ),
+        (
+            document.tables,
+            N_("Tables %(first)s and %(second)s of the file both have number %(value)s."),
+        ),
+        (document.games, N_("Games %(first)s and %(second)s of the file both have ref %(value)s.")),  # type: ignore[list-item]
+        (
+            document.pairings,
+            N_("Pairings %(first)s and %(second)s of the file both have ref %(value)s."),
+        ),
     ]
-    for rows, plural, what in by_position:
+    for rows, sentence in by_position:
         repeat = _first_repeat((row.position, row.key) for row in rows)
         if repeat:
             first, second, key = repeat
-            return f"{plural} {first} and {second} of the file both have {what} {shown(key)}."
+            return sentence.with_params(first=first, second=second, value=shown(key))
     repeat = _first_repeat((row.position, row.values["name"]) for row in document.clubs)
     if repeat:
         first, second, name = repeat
-        return f"Clubs {first} and {second} of the file both have the name {shown(name)}."
-    by_ref: list[tuple[list[Row], str, str, Any]] = [
-        (document.entries, "Entries", "enter team", lambda r: r.links["team"]),
-        (document.entries, "Entries", "enter player", lambda r: r.links["player"]),
-        (document.entries, "Entries", "have seed", lambda r: r.values["seed"]),
-        (document.pairings, "Pairings", "play game", lambda r: r.links["game"]),
-        (document.pairings, "Pairings", "have match number", lambda r: r.values["match_number"]),
+        return N_(
+            "Clubs %(first)s and %(second)s of the file both have the name %(value)s.",
+            first=first,
+            second=second,
+            value=shown(name),
+        )
+    by_ref: list[tuple[list[Row], Sentence, Any]] = [
+        (
+            document.entries,
+            N_("Entries %(first)s and %(second)s both enter team %(value)s."),
+            lambda r: r.links["team"],
+        ),
+        (
+            document.entries,
+            N_("Entries %(first)s and %(second)s both enter player %(value)s."),
+            lambda r: r.links["player"],
+        ),
+        (
+            document.entries,
+            N_("Entries %(first)s and %(second)s both have seed %(value)s."),
+            lambda r: r.values["seed"],
+        ),
+        (
+            document.pairings,
+            N_("Pairings %(first)s and %(second)s both play game %(value)s."),
+            lambda r: r.links["game"],
+        ),
+        (
+            document.pairings,
+            N_("Pairings %(first)s and %(second)s both have match number %(value)s."),
+            lambda r: r.values["match_number"],
+        ),
     ]
-    for rows, plural, what, key_of in by_ref:
+    for rows, said, key_of in by_ref:
         repeat = _first_repeat((row.key, key_of(row)) for row in rows)
         if repeat:
             first, second, key = repeat
-            return f"{plural} {first} and {second} both {what} {key}."
+            return said.with_params(first=first, second=second, value=key)
     repeat = _first_repeat(
         (row.key, (row.links["round"], row.links["table"]) if row.links["table"] else None)
         for row in document.pairings
     )
     if repeat:
         first, second, (round_number, table) = repeat
-        return f"Pairings {first} and {second} both play at table {table} in round {round_number}."
+        return N_(
+            "Pairings %(first)s and %(second)s both play at table %(table)s in round %(round)s.",
+            first=first,
+            second=second,
+            table=table,
+            round=round_number,
+        )
     return None

@@ -46,6 +46,7 @@ from kaiser_club.people import Choice
 from kaiser_club.request_limits import nesting_depth_exceeds, too_deep_text
 from kaiser_club.roles import Role
 from kaiser_club.selectors import AnyUser, club_ids_with_role
+from kaiser_club.sentences import N_, Said
 from scoring.convert import state_fields
 from scoring.models import Game, Hand, Team
 
@@ -55,6 +56,7 @@ from ..services.entries import team_for
 from ..services.results import outcome_of_game
 from ..services.tables import new_code
 from .document import (
+    THE_FILE,
     Document,
     Row,
     check_header,
@@ -76,8 +78,8 @@ __all__ = ["ImportNote", "ImportPreview", "ImportRefused", "ImportResult"]
 class ImportNote:
     """A row of the file that the import treats otherwise than the file says, and why."""
 
-    row: str  # as the file names it: "Team 3 (Aces)", "Player jo@example.org", "Club regina"
-    why: str
+    row: Said  # as the file names it: "Team 3 (Aces)", "Player jo@example.org", "Club regina"
+    why: Said
 
     def __str__(self) -> str:
         return f"{self.row}: {self.why}"
@@ -121,7 +123,7 @@ class _Scope:
     actor: AnyUser | None
     organised: frozenset[int] | None  # None: every club (staff, or the server's operator)
     notes: list[ImportNote] = field(default_factory=list)
-    writing: str = "The file"
+    writing: Said = THE_FILE
     choices: Mapping[int, Choice] = field(default_factory=dict)  # file's player ref -> record
     people: list[PersonMatch] = field(default_factory=list)
     preview: bool = False
@@ -142,7 +144,7 @@ class _Scope:
     def organises(self, club: Club) -> bool:
         return self.organised is None or club.id in self.organised
 
-    def note(self, row: str, why: str) -> None:
+    def note(self, row: Said, why: Said) -> None:
         self.notes.append(ImportNote(row=row, why=why))
 
     @property
@@ -173,9 +175,11 @@ def read_document(raw: bytes) -> Any:
     try:
         data = json.loads(raw.decode("utf-8"), parse_constant=_no_constant)
     except UnicodeDecodeError:
-        raise ImportRefused("The file is not JSON: it is not UTF-8 text.") from None
+        raise ImportRefused(N_("The file is not JSON: it is not UTF-8 text.")) from None
     except _NotJsonNumber as exc:
-        raise ImportRefused(f"The file is not JSON: {exc} is not a JSON number.") from None
+        raise ImportRefused(
+            N_("The file is not JSON: %(exc)s is not a JSON number.", exc=exc)
+        ) from None
     except json.JSONDecodeError as exc:
         # A sentence, not the parser's own message ("Expecting value: line 1 column 1").
         raise ImportRefused(
@@ -187,13 +191,13 @@ def read_document(raw: bytes) -> Any:
             % {"line": exc.lineno, "column": exc.colno}
         ) from None
     except RecursionError:
-        raise ImportRefused(f"The file: {too_deep_text()}") from None
+        raise ImportRefused(N_("The file: %(why)s", why=too_deep_text())) from None
     if nesting_depth_exceeds(data):
-        raise ImportRefused(f"The file: {too_deep_text()}")
+        raise ImportRefused(N_("The file: %(why)s", why=too_deep_text()))
     return data
 
 
-def checked(row: models.Model, where: str) -> None:
+def checked(row: models.Model, where: Said) -> None:
     """The row's own fields as the model allows them (choices, lengths, ranges): no queries. A
     second look after the file's reading, which should already have refused any such value.
     A null that the column allows is not "blank" here (Django's field check says so of a
@@ -210,7 +214,7 @@ def checked(row: models.Model, where: str) -> None:
             f"{name}: {' '.join(str(m) for m in messages)}"
             for name, messages in exc.message_dict.items()
         )
-        raise ImportRefused(f"{where}: {problems}") from None
+        raise ImportRefused(N_("%(where)s: %(problems)s", where=where, problems=problems)) from None
 
 
 def _check_event_club(data: Any, slug: str, scope: _Scope) -> None:
@@ -220,14 +224,21 @@ def _check_event_club(data: Any, slug: str, scope: _Scope) -> None:
     if club is None:
         if not scope.everywhere:
             raise NotAllowed(
-                f"The event's club, {file_club_name(data, slug)} ({slug}), is not on this "
-                "server; only staff may import an event of a club that is not here (the club "
-                "is created with the event)."
+                N_(
+                    "The event's club, %(club)s (%(slug)s), is not on this server; only staff may "
+                    "import an event of a club that is not here (the club is created with the "
+                    "event).",
+                    club=file_club_name(data, slug),
+                    slug=slug,
+                )
             )
     elif not scope.organises(club):
         raise NotAllowed(
-            f"The event's club, {club.name}, is not one you organise; only its organisers may "
-            "import its events."
+            N_(
+                "The event's club, %(name)s, is not one you organise; only its organisers may "
+                "import its events.",
+                name=club.name,
+            )
         )
 
 
@@ -286,13 +297,19 @@ def _run(data: Any, scope: _Scope, *, preview: bool) -> ImportResult | ImportPre
         logger.warning("Event import: the database refused %s", scope.writing, exc_info=True)
         raise ImportRefused(
             first_clash(document)
-            or f"{scope.writing}: this row cannot be stored with the rest of the file (it "
-            "repeats or contradicts another row, or a record already on this server)."
+            or N_(
+                "%(writing)s: this row cannot be stored with the rest of the file (it repeats "
+                "or contradicts another row, or a record already on this server).",
+                writing=scope.writing,
+            )
         ) from None
     except (TypeError, ValueError, OverflowError):
         logger.warning("Event import: a value of %s", scope.writing, exc_info=True)
         raise ImportRefused(
-            f"{scope.writing}: a value of this row is not one this server can store."
+            N_(
+                "%(writing)s: a value of this row is not one this server can store.",
+                writing=scope.writing,
+            )
         ) from None
 
 
@@ -319,9 +336,9 @@ def _write(doc: Document, scope: _Scope) -> Event:
     clubs = _clubs(doc, scope)
     club = clubs[doc.event.links["club"]].club
     if club is None:  # _check_event_club let it through: staff would have created it
-        raise NotAllowed("Only staff may import an event of a club that is not on this server.")
+        raise NotAllowed(N_("Only staff may import an event of a club that is not on this server."))
     season = _season(doc.season, club, scope)
-    scope.writing = "The event"
+    scope.writing = N_("The event")
     event = Event(club=club, season=season, created_by=scope.created_by, **doc.event.values)
     checked(event, "The event")
     event.save()
@@ -370,7 +387,11 @@ def _clubs(doc: Document, scope: _Scope) -> dict[str, _FileClub]:
         elif club is None:
             if Club.objects.filter(name=name).exists():
                 raise ImportRefused(
-                    f"Club {slug} is not on this server, and another club is named {name}."
+                    N_(
+                        "Club %(slug)s is not on this server, and another club is named %(name)s.",
+                        slug=slug,
+                        name=name,
+                    )
                 )
             club = Club(**row.values)
             checked(club, row.where)
@@ -396,12 +417,12 @@ def _season(row: Row | None, club: Club, scope: _Scope) -> Season | None:
 def _players(doc: Document, scope: _Scope, host: Club) -> dict[int, Player]:
     """The file's players as records here (``people.match_players``): found by email or name
     among what the importer may see, or new visitors of the event's club."""
-    scope.writing = "The players"
+    scope.writing = N_("The players")
     raws = [{"ref": row.key, **row.values} for row in doc.players]
     return match_players(raws, scope, host, scope.data, need)
 
 
-def _same_here(rows: list[Row], link: str, what: str, objects: Mapping[int, Any]) -> None:
+def _same_here(rows: list[Row], link: str, objects: Mapping[int, Any]) -> None:
     """Refuses two rows whose ``link`` (two rows of the file) is one record here: two players
     of the file with one email, two teams of the file that are one partnership."""
     seen: dict[int, Row] = {}
@@ -413,9 +434,25 @@ def _same_here(rows: list[Row], link: str, what: str, objects: Mapping[int, Any]
         first = seen.setdefault(record, row)
         if first is not row:
             raise ImportRefused(
-                f"{first.where} and {row.where}: their {what}s ({first.links[link]} and {ref} of "
-                f"the file) are one {what} here, and an event enters each {what} once."
+                SAME_HERE[link].with_params(
+                    first=first.where,
+                    second=row.where,
+                    first_ref=first.links[link],
+                    second_ref=ref,
+                )
             )
+
+
+SAME_HERE = {
+    "team": N_(
+        "%(first)s and %(second)s: their teams (%(first_ref)s and %(second_ref)s of the file) "
+        "are one team here, and an event enters each team once."
+    ),
+    "player": N_(
+        "%(first)s and %(second)s: their players (%(first_ref)s and %(second_ref)s of the "
+        "file) are one player here, and an event enters each player once."
+    ),
+}
 
 
 def _team_club(
@@ -456,9 +493,13 @@ def _teams(
         one, two = players[row.links["player_one"]], players[row.links["player_two"]]
         if one.id == two.id:
             raise ImportRefused(
-                f"{row.where}: its players ({row.links['player_one']} and "
-                f"{row.links['player_two']} of the file) are one player here (the same email), "
-                "and a team is two players."
+                N_(
+                    "%(where)s: its players (%(one)s and %(two)s of the file) are one player "
+                    "here (the same email), and a team is two players.",
+                    where=row.where,
+                    one=row.links["player_one"],
+                    two=row.links["player_two"],
+                )
             )
         club = _team_club(row, clubs, event_club, scope)
         name = row.values["name"]
@@ -499,8 +540,8 @@ def _entries(
     players: Mapping[int, Player],
     scope: _Scope,
 ) -> dict[int, Entry]:
-    _same_here(doc.entries, "team", "team", teams)
-    _same_here(doc.entries, "player", "player", players)
+    _same_here(doc.entries, "team", teams)
+    _same_here(doc.entries, "player", players)
     entries: dict[int, Entry] = {}
     for row in doc.entries:
         scope.writing = row.where
@@ -534,8 +575,13 @@ def _games(
         ns, ew = teams[row.links["ns_team"]], teams[row.links["ew_team"]]
         if ns.id == ew.id:
             raise ImportRefused(
-                f"{row.where}: its teams ({row.links['ns_team']} and {row.links['ew_team']} of "
-                "the file) are one partnership here, and a game is between two."
+                N_(
+                    "%(where)s: its teams (%(ns)s and %(ew)s of the file) are one partnership "
+                    "here, and a game is between two.",
+                    where=row.where,
+                    ns=row.links["ns_team"],
+                    ew=row.links["ew_team"],
+                )
             )
         seats = {seat: players[row.links[seat]] for seat in ("north", "east", "south", "west")}
         seen: dict[int, str] = {}
@@ -543,9 +589,16 @@ def _games(
             other = seen.setdefault(player.id, seat)
             if other != seat:
                 raise ImportRefused(
-                    f"{row.where}: the players in {other} and {seat} ({row.links[other]} and "
-                    f"{row.links[seat]} of the file) are one player here (the same email), and "
-                    "a player sits once at a game."
+                    N_(
+                        "%(where)s: the players in %(other)s and %(seat)s (%(one)s and "
+                        "%(two)s of the file) are one player here (the same email), and a "
+                        "player sits once at a game.",
+                        where=row.where,
+                        other=other,
+                        seat=seat,
+                        one=row.links[other],
+                        two=row.links[seat],
+                    )
                 )
         game = Game(
             club=event.club,
@@ -608,7 +661,7 @@ def _pairings(
                 row.result, row.winner_side, row.home_points, row.away_points = outcome
         checked(row, file_row.where)
         rows[file_row.key] = row
-    scope.writing = "The pairings"
+    scope.writing = N_("The pairings")
     Pairing.objects.bulk_create(list(rows.values()))
     linked = []
     for file_row in doc.pairings:

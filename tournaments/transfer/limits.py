@@ -12,6 +12,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from kaiser_club.sentences import N_
+
 from .import_ import ImportRefused
 
 MAX_FILE_BYTES = 20 * 1024 * 1024
@@ -38,8 +40,12 @@ def check_file_size(size: int | None) -> None:
     """Refuses an uploaded file bigger than any export of an event (``size`` in bytes)."""
     if size is not None and size > MAX_FILE_BYTES:
         raise ImportRefused(
-            f"The file has {_mib(size)}; an exported event may have at most "
-            f"{_mib(MAX_FILE_BYTES)}. Check that it is an event exported from Kaiser Club."
+            N_(
+                "The file has %(size)s; an exported event may have at most %(most)s. Check that it "
+                "is an event exported from Kaiser Club.",
+                size=_mib(size),
+                most=_mib(MAX_FILE_BYTES),
+            )
         )
 
 
@@ -52,7 +58,12 @@ def check_document_size(data: Any) -> None:
         rows = data.get(name)
         if isinstance(rows, list) and len(rows) > limit:
             raise ImportRefused(
-                f"The file lists {len(rows):,} {name}; an event imports at most {limit:,}."
+                N_(
+                    "The file lists %(count)s %(name)s; an event imports at most %(limit)s.",
+                    count=len(rows),
+                    name=name,
+                    limit=limit,
+                )
             )
     games = data.get("games")
     if isinstance(games, list):
@@ -63,5 +74,9 @@ def check_document_size(data: Any) -> None:
         )
         if hands > MAX_HANDS:
             raise ImportRefused(
-                f"The file holds {hands:,} hands; an event imports at most {MAX_HANDS:,}."
+                N_(
+                    "The file holds %(hands)s hands; an event imports at most %(most)s.",
+                    hands=hands,
+                    most=MAX_HANDS,
+                )
             )

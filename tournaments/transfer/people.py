@@ -41,6 +41,7 @@ from kaiser_club.people import (
     players_known_to,
     players_of_no_club,
 )
+from kaiser_club.sentences import N_
 from kaiser_club.text import clean_text
 
 
@@ -136,14 +137,19 @@ def match_players(
     players: dict[Any, Player] = {}
     unsure: list[Ambiguity] = []
     for raw in raws:
-        where = f"Player {raw.get('ref') if isinstance(raw, Mapping) else raw!r}"
+        where = N_(
+            "Player %(ref)s",
+            ref=repr(raw.get("ref") if isinstance(raw, Mapping) else raw),
+        )
         ref = need(raw, "ref", where)
         name, email = clean_text(str(need(raw, "name", where))), str(raw.get("email") or "")
         choice = scope.choices.get(ref) if isinstance(ref, int) else None
         try:
             found = pool.match(name=name, email=email, choice=choice)
         except InvalidInput as exc:
-            raise InvalidInput(f"{where} ({name}): {exc.message}") from None
+            raise InvalidInput(
+                N_("%(where)s (%(name)s): %(message)s", where=where, name=name, message=exc.message)
+            ) from None
         if found.ambiguous:
             lines = ambiguity(f"player {ref}", name, found.candidates, club=host)
             unsure.append(lines)

@@ -32,6 +32,7 @@ from django.db.backends.base.operations import BaseDatabaseOperations
 from django.utils.dateparse import parse_date, parse_datetime
 
 from kaiser_club.errors import InvalidInput
+from kaiser_club.sentences import N_, Said
 from kaiser_club.text import clean_text
 
 # Dates and times an export may carry: wide enough for any club's history and future, narrow
@@ -57,8 +58,8 @@ def shown(raw: Any) -> str:
     return text if len(text) <= QUOTE_LENGTH else text[: QUOTE_LENGTH - 1] + "…"
 
 
-def refuse(where: str, why: str) -> NoReturn:
-    raise ImportRefused(f"{where}: {why}")
+def refuse(where: Said, why: Said) -> NoReturn:
+    raise ImportRefused(N_("%(where)s: %(why)s", where=where, why=why))
 
 
 def whole_number(raw: Any) -> bool:
@@ -81,7 +82,7 @@ class Reader:
 
     label: str
 
-    def read(self, raw: Any, where: str) -> Any:
+    def read(self, raw: Any, where: Said) -> Any:
         raise NotImplementedError
 
 
@@ -92,16 +93,22 @@ class Whole(Reader):
     high: int
     null: bool = False
 
-    def read(self, raw: Any, where: str) -> int | None:
+    def read(self, raw: Any, where: Said) -> int | None:
         if raw is None and self.null:
             return None
         if whole_number(raw) and self.low <= raw <= self.high:
             return int(raw)
-        empty = " (or empty)" if self.null else ""
+        empty = N_(" (or empty)") if self.null else ""
         refuse(
             where,
-            f"the {self.label} {shown(raw)} is not a whole number from {self.low} to "
-            f"{self.high}{empty}.",
+            N_(
+                "the %(label)s %(value)s is not a whole number from %(low)s to %(high)s%(empty)s.",
+                label=self.label,
+                value=shown(raw),
+                low=self.low,
+                high=self.high,
+                empty=empty,
+            ),
         )
 
 
@@ -112,7 +119,7 @@ class Number(Reader):
     high: float
     null: bool = False
 
-    def read(self, raw: Any, where: str) -> float | None:
+    def read(self, raw: Any, where: Said) -> float | None:
         if raw is None and self.null:
             return None
         if (
@@ -122,11 +129,17 @@ class Number(Reader):
             and self.low <= raw <= self.high
         ):
             return float(raw)
-        empty = " (or empty)" if self.null else ""
+        empty = N_(" (or empty)") if self.null else ""
         refuse(
             where,
-            f"the {self.label} {shown(raw)} is not a number from {self.low:g} to "
-            f"{self.high:g}{empty}.",
+            N_(
+                "the %(label)s %(value)s is not a number from %(low)s to %(high)s%(empty)s.",
+                label=self.label,
+                value=shown(raw),
+                low=self.low,
+                high=self.high,
+                empty=empty,
+            ),
         )
 
 
@@ -134,10 +147,17 @@ class Number(Reader):
 class Flag(Reader):
     label: str
 
-    def read(self, raw: Any, where: str) -> bool:
+    def read(self, raw: Any, where: Said) -> bool:
         if isinstance(raw, bool):
             return raw
-        refuse(where, f"the {self.label} {shown(raw)} is not true or false.")
+        refuse(
+            where,
+            N_(
+                "the %(label)s %(value)s is not true or false.",
+                label=self.label,
+                value=shown(raw),
+            ),
+        )
 
 
 @dataclass(frozen=True)
@@ -150,20 +170,39 @@ class Text(Reader):
     required: bool = False
     clean: bool = True
 
-    def read(self, raw: Any, where: str) -> str:
+    def read(self, raw: Any, where: Said) -> str:
         if raw is None and not self.required:
             return ""
         if not isinstance(raw, str):
-            refuse(where, f"the {self.label} {shown(raw)} is not text.")
+            refuse(
+                where,
+                N_(
+                    "the %(label)s %(value)s is not text.",
+                    label=self.label,
+                    value=shown(raw),
+                ),
+            )
         value = clean_text(raw) if self.clean else raw
         if not storable(value):
-            refuse(where, f"the {self.label} {shown(raw)} has characters that cannot be stored.")
+            refuse(
+                where,
+                N_(
+                    "the %(label)s %(value)s has characters that cannot be stored.",
+                    label=self.label,
+                    value=shown(raw),
+                ),
+            )
         if self.required and not value:
-            refuse(where, f"the {self.label} is empty.")
+            refuse(where, N_("the %(label)s is empty.", label=self.label))
         if len(value) > self.max_length:
             refuse(
                 where,
-                f"the {self.label} {shown(value)} is longer than {self.max_length} characters.",
+                N_(
+                    "the %(label)s %(value)s is longer than %(max_length)s characters.",
+                    label=self.label,
+                    value=shown(value),
+                    max_length=self.max_length,
+                ),
             )
         return value
 
@@ -176,19 +215,25 @@ class Choice(Reader):
     values: tuple[str, ...]
     blank: bool = False
 
-    def read(self, raw: Any, where: str) -> str:
+    def read(self, raw: Any, where: Said) -> str:
         if self.blank and raw in (None, ""):
             return ""
         if isinstance(raw, str) and raw in self.values:
             return raw
-        empty = " (or empty)" if self.blank else ""
+        empty = N_(" (or empty)") if self.blank else ""
         refuse(
             where,
-            f"the {self.label} {shown(raw)} is not one of: {', '.join(self.values)}{empty}.",
+            N_(
+                "the %(label)s %(value)s is not one of: %(choices)s%(empty)s.",
+                label=self.label,
+                value=shown(raw),
+                choices=", ".join(self.values),
+                empty=empty,
+            ),
         )
 
 
-SEAT_NAMES = "0 (north), 1 (east), 2 (south), 3 (west)"
+SEAT_NAMES = N_("0 (north), 1 (east), 2 (south), 3 (west)")
 
 
 @dataclass(frozen=True)
@@ -196,13 +241,22 @@ class SeatNumber(Reader):
     label: str
     null: bool = False
 
-    def read(self, raw: Any, where: str) -> int | None:
+    def read(self, raw: Any, where: Said) -> int | None:
         if raw is None and self.null:
             return None
         if whole_number(raw) and 0 <= raw <= 3:
             return int(raw)
-        empty = ", or empty" if self.null else ""
-        refuse(where, f"the {self.label} {shown(raw)} is not a seat: {SEAT_NAMES}{empty}.")
+        empty = N_(", or empty") if self.null else ""
+        refuse(
+            where,
+            N_(
+                "the %(label)s %(value)s is not a seat: %(seats)s%(empty)s.",
+                label=self.label,
+                value=shown(raw),
+                seats=SEAT_NAMES,
+                empty=empty,
+            ),
+        )
 
 
 @dataclass(frozen=True)
@@ -210,7 +264,7 @@ class Day(Reader):
     label: str
     null: bool = False
 
-    def read(self, raw: Any, where: str) -> dt.date | None:
+    def read(self, raw: Any, where: Said) -> dt.date | None:
         if raw is None and self.null:
             return None
         parsed = None
@@ -223,8 +277,13 @@ class Day(Reader):
             return parsed
         refuse(
             where,
-            f"the {self.label} {shown(raw)} is not a date (YYYY-MM-DD) from {YEARS[0]} to "
-            f"{YEARS[1]}.",
+            N_(
+                "the %(label)s %(value)s is not a date (YYYY-MM-DD) from %(first)s to %(last)s.",
+                label=self.label,
+                value=shown(raw),
+                first=YEARS[0],
+                last=YEARS[1],
+            ),
         )
 
 
@@ -235,7 +294,7 @@ class Moment(Reader):
     label: str
     null: bool = True
 
-    def read(self, raw: Any, where: str) -> dt.datetime | None:
+    def read(self, raw: Any, where: Said) -> dt.datetime | None:
         if raw is None and self.null:
             return None
         parsed = None
@@ -252,8 +311,14 @@ class Moment(Reader):
             return parsed
         refuse(
             where,
-            f"the {self.label} {shown(raw)} is not a time (ISO 8601, as "
-            f"2026-11-28T19:30:00+00:00) from {YEARS[0]} to {YEARS[1]}.",
+            N_(
+                "the %(label)s %(value)s is not a time (ISO 8601, as 2026-11-28T19:30:00+00:00) "
+                "from %(first)s to %(last)s.",
+                label=self.label,
+                value=shown(raw),
+                first=YEARS[0],
+                last=YEARS[1],
+            ),
         )
 
 
@@ -261,13 +326,16 @@ class Moment(Reader):
 class Uuid(Reader):
     label: str
 
-    def read(self, raw: Any, where: str) -> uuid.UUID:
+    def read(self, raw: Any, where: Said) -> uuid.UUID:
         if isinstance(raw, str):
             try:
                 return uuid.UUID(raw)
             except ValueError:
                 pass
-        refuse(where, f"the {self.label} {shown(raw)} is not a UUID.")
+        refuse(
+            where,
+            N_("the %(label)s %(value)s is not a UUID.", label=self.label, value=shown(raw)),
+        )
 
 
 SLUG = re.compile(r"[-a-zA-Z0-9_]+\Z")
@@ -278,13 +346,18 @@ class Slug(Reader):
     label: str
     max_length: int
 
-    def read(self, raw: Any, where: str) -> str:
+    def read(self, raw: Any, where: Said) -> str:
         if isinstance(raw, str) and SLUG.match(raw) and len(raw) <= self.max_length:
             return raw
         refuse(
             where,
-            f"the {self.label} {shown(raw)} is not a slug (letters, digits, - and _, at most "
-            f"{self.max_length}).",
+            N_(
+                "the %(label)s %(value)s is not a slug (letters, digits, - and _, at most "
+                "%(max_length)s).",
+                label=self.label,
+                value=shown(raw),
+                max_length=self.max_length,
+            ),
         )
 
 
@@ -298,15 +371,20 @@ class Code(Reader):
     label: str
     max_length: int
 
-    def read(self, raw: Any, where: str) -> str:
+    def read(self, raw: Any, where: Said) -> str:
         if raw is None:
             return ""
         if isinstance(raw, str) and CODE.match(raw) and len(raw) <= self.max_length:
             return raw
         refuse(
             where,
-            f"the {self.label} {shown(raw)} is not a match code (letters, digits and -, at "
-            f"most {self.max_length}).",
+            N_(
+                "the %(label)s %(value)s is not a match code (letters, digits and -, at most "
+                "%(max_length)s).",
+                label=self.label,
+                value=shown(raw),
+                max_length=self.max_length,
+            ),
         )
 
 
@@ -315,7 +393,7 @@ class Email(Reader):
     label: str
     max_length: int
 
-    def read(self, raw: Any, where: str) -> str:
+    def read(self, raw: Any, where: Said) -> str:
         if raw is None or raw == "":
             return ""
         if isinstance(raw, str) and len(raw) <= self.max_length and storable(raw):
@@ -325,7 +403,14 @@ class Email(Reader):
                 pass
             else:
                 return raw
-        refuse(where, f"the {self.label} {shown(raw)} is not an email address.")
+        refuse(
+            where,
+            N_(
+                "the %(label)s %(value)s is not an email address.",
+                label=self.label,
+                value=shown(raw),
+            ),
+        )
 
 
 @dataclass(frozen=True)
@@ -333,9 +418,9 @@ class Custom(Reader):
     """A reader made of a function, for the values only the app's rules describe."""
 
     label: str
-    function: Callable[[Any, str], Any]
+    function: Callable[[Any, Said], Any]
 
-    def read(self, raw: Any, where: str) -> Any:
+    def read(self, raw: Any, where: Said) -> Any:
         return self.function(raw, where)
 
 

@@ -16,6 +16,7 @@ from kaiser_club.actors import Actor
 from kaiser_club.answers import show_error
 from kaiser_club.errors import KaiserError
 from kaiser_club.people import ChooseRecord, parse_choice
+from kaiser_club.sentences import N_
 
 from .. import services
 from ..forms import CsvForm, PlayerEntryForm, TeamEntryForm
@@ -125,7 +126,7 @@ def entry_import(request: HttpRequest, event: Event) -> HttpResponse:
 def entry_action(request: HttpRequest, event: Event, entry_id: int, action: str) -> HttpResponse:
     entry = Entry.objects.filter(event=event, id=entry_id).first()
     if entry is None:
-        raise Http404("No such entry in this event.")
+        raise Http404(N_("No such entry in this event."))
     if action == "check-in":
         attempt(
             request,
@@ -163,7 +164,7 @@ def entry_action(request: HttpRequest, event: Event, entry_id: int, action: str)
             _("%(name)s is back: paired again from the next round.") % {"name": entry.name},
         )
     else:
-        raise Http404("No such action.")
+        raise Http404(N_("No such action."))
     return back(event, "tournaments:entries")
 
 

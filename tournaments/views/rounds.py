@@ -19,6 +19,7 @@ from django.views.decorators.http import require_POST
 from kaiser_club.actors import Actor
 from kaiser_club.answers import show_error
 from kaiser_club.errors import KaiserError
+from kaiser_club.sentences import N_
 from scoring import services as scoring_services
 from scoring.forms import HandCorrectionForm
 from scoring.models import Hand
@@ -194,7 +195,7 @@ ROUND_ACTIONS: dict[str, RoundAction] = {
 def round_action(request: HttpRequest, event: Event, number: int, action: str) -> HttpResponse:
     act_on = ROUND_ACTIONS.get(action)
     if act_on is None:
-        raise Http404("No such action.")
+        raise Http404(N_("No such action."))
     return act_on(request, event, round_in(event=event, number=number))
 
 
@@ -277,7 +278,7 @@ def _correct_hand(request: HttpRequest, event: Event, pairing: Pairing) -> HttpR
     service (``hand_fix``): the same refusals, the same history."""
     form = HandCorrectionForm(request.POST)
     if pairing.game is None:
-        raise Http404("This game has no hands.")
+        raise Http404(N_("This game has no hands."))
     game = pairing.game
     actor = Actor.of(request.user)
 
@@ -466,5 +467,5 @@ def pairing_action(
 ) -> HttpResponse:
     act_on = PAIRING_ACTIONS.get(action)
     if act_on is None:
-        raise Http404("No such action.")
+        raise Http404(N_("No such action."))
     return act_on(request, event, pairing_in(event=event, pairing_id=pairing_id))

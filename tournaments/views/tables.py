@@ -7,6 +7,8 @@ from django.shortcuts import render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from kaiser_club.sentences import N_
+
 from .. import services
 from ..models import Event, Table
 from ..permissions import EventAction
@@ -37,7 +39,7 @@ def table_list(request: HttpRequest, event: Event) -> HttpResponse:
 def table_action(request: HttpRequest, event: Event, table_id: int, action: str) -> HttpResponse:
     table = Table.objects.filter(event=event, id=table_id).first()
     if table is None:
-        raise Http404("No such table.")
+        raise Http404(N_("No such table."))
     if action == "revoke":
         attempt(
             request,
@@ -51,7 +53,7 @@ def table_action(request: HttpRequest, event: Event, table_id: int, action: str)
             _("Table %(n)s has a new code.") % {"n": table.number},
         )
     else:
-        raise Http404("No such action.")
+        raise Http404(N_("No such action."))
     return back(event, "tournaments:tables")
 
 

@@ -15,6 +15,7 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 
 from kaiser_club.errors import KaiserError
+from kaiser_club.sentences import N_
 
 from ..api.transfer import export_filename
 from ..models import Event
@@ -52,7 +53,7 @@ def _document(request: HttpRequest) -> Any:
     if upload is None:
         carried = request.POST.get("document")
         if not carried:
-            raise KaiserError("Choose the exported event's .json file.")
+            raise KaiserError(N_("Choose the exported event's .json file."))
         data = read_document(carried.encode("utf-8"))
     else:
         check_file_size(upload.size)

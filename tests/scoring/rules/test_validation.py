@@ -376,11 +376,12 @@ def test_game_over_comes_first_with_the_entry_problems() -> None:
 
 
 def test_every_message_template_formats() -> None:
-    # Each template names only plain placeholders; this fills each with a sample value.
-    import string
+    # Each template names only named %(placeholders)s; this fills each with a sample value.
+    import re
 
     for code, template in MESSAGES.items():
-        names = {name for _, name, _, _ in string.Formatter().parse(template) if name}
+        names = set(re.findall(r"%\((\w+)\)s", template))
+        assert "{" not in template, code
         Refusal(code, None, dict.fromkeys(names, 1)).message  # noqa: B018
 
 
