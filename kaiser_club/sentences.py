@@ -26,8 +26,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, TypeAlias, runtime_checkable
 
-from django.utils import translation
-from django.utils.functional import Promise
+from django.utils import formats, translation
+from django.utils.functional import Promise, lazy
 from django.utils.translation import gettext, ngettext
 
 
@@ -87,6 +87,19 @@ def Np_(singular: str, plural: str, /, *, count: int, **params: Param) -> Senten
     """A sentence with a singular and a plural, chosen by ``count`` in the reader's language
     (extracted as ``Np_:1,2``)."""
     return Sentence(singular, {"count": count, **params}, plural)
+
+
+def grouped(number: int) -> str:
+    """A whole number with the reader's thousands separator (1,048,576; 1 048 576 in
+    French), written when the sentence is rendered."""
+    return _grouped(number)
+
+
+def _group(number: int) -> str:
+    return formats.number_format(number, force_grouping=True)
+
+
+_grouped = lazy(_group, str)
 
 
 def joined(parts: Sequence[Param], separator: str = ", ") -> Sentence:

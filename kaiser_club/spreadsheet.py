@@ -24,7 +24,7 @@ import re
 from collections.abc import Iterable
 from typing import Any, Protocol
 
-from kaiser_club.sentences import N_, Said
+from kaiser_club.sentences import N_, Said, grouped
 
 from .errors import InvalidInput
 
@@ -106,8 +106,8 @@ def check_csv_size(text: str, *, max_bytes: int, max_rows: int, rows_are: Said) 
             N_(
                 "The file has %(size)s bytes; at most %(max_bytes)s can be imported at once: split "
                 "it.",
-                size=size,
-                max_bytes=max_bytes,
+                size=grouped(size),
+                max_bytes=grouped(max_bytes),
             )
         )
     rows = -1  # the header
@@ -122,8 +122,8 @@ def check_csv_size(text: str, *, max_bytes: int, max_rows: int, rows_are: Said) 
             N_(
                 "The file has %(rows)s %(rows_are)s; at most %(max_rows)s can be imported at once: "
                 "split it.",
-                rows=rows,
+                rows=grouped(rows),
                 rows_are=rows_are,
-                max_rows=max_rows,
+                max_rows=grouped(max_rows),
             )
         )

@@ -29,7 +29,7 @@ from django.core.validators import validate_email
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from kaiser_club.sentences import N_, Np_, Said, render
+from kaiser_club.sentences import N_, Np_, Said, grouped, render
 
 from ..actors import Actor
 from ..errors import InvalidInput
@@ -110,8 +110,8 @@ def decode(data: bytes) -> str:
         raise InvalidInput(
             N_(
                 "The file has %(count)s bytes; at most %(most)s can be imported at once.",
-                count=len(data),
-                most=MAX_BYTES,
+                count=grouped(len(data)),
+                most=grouped(MAX_BYTES),
             )
         )
     try:

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from kaiser_club.sentences import N_
+from kaiser_club.sentences import N_, grouped
 
 from .import_ import ImportRefused
 
@@ -60,9 +60,9 @@ def check_document_size(data: Any) -> None:
             raise ImportRefused(
                 N_(
                     "The file lists %(count)s %(name)s; an event imports at most %(limit)s.",
-                    count=len(rows),
+                    count=grouped(len(rows)),
                     name=name,
-                    limit=limit,
+                    limit=grouped(limit),
                 )
             )
     games = data.get("games")
@@ -76,7 +76,7 @@ def check_document_size(data: Any) -> None:
             raise ImportRefused(
                 N_(
                     "The file holds %(hands)s hands; an event imports at most %(most)s.",
-                    hands=hands,
-                    most=MAX_HANDS,
+                    hands=grouped(hands),
+                    most=grouped(MAX_HANDS),
                 )
             )

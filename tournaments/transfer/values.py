@@ -136,8 +136,8 @@ class Number(Reader):
                 "the %(label)s %(value)s is not a number from %(low)s to %(high)s%(empty)s.",
                 label=self.label,
                 value=shown(raw),
-                low=self.low,
-                high=self.high,
+                low=f"{self.low:g}",
+                high=f"{self.high:g}",
                 empty=empty,
             ),
         )

@@ -23,6 +23,7 @@ from scoring.rules import (
     preset,
     validate_hand,
 )
+from scoring.rules.refusals import TEAM_NAMES
 from tests.scoring.rules.builders import EW, NS, E, N, S, W, misdeal, played, state_at
 
 STANDARD = preset("standard")
@@ -365,7 +366,7 @@ def test_game_over_is_refused() -> None:
     state = apply_hand(state, played(N, 7, 5, NS, NS))  # 48 + 7 = 55
     assert state.over and state.winner is NS and state.end_reason is EndReason.TARGET
     refusals = validate_hand(CLUB, state, played(E, 7))
-    assert refusals == [Refusal("game_over", None, {"winner": "North-South", "team": "ns"})]
+    assert refusals == [Refusal("game_over", None, {"winner": TEAM_NAMES[NS], "team": "ns"})]
     assert refusals[0].message == "This game is over: North-South won."
 
 

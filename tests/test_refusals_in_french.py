@@ -1,0 +1,161 @@
+"""A representative refusal of each kind reads in the reader's language: French on a French
+page or with ``Accept-Language: fr`` on the API, English otherwise. Each is raised once and
+rendered where it is shown (``kaiser_club.sentences``), so a job a worker ran reads in the
+language of whoever looks at it."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.test import Client
+from django.utils import translation
+from rest_framework.test import APIClient
+
+from kaiser_club.errors import InvalidInput
+from kaiser_club.roles import Role
+from scoring import services as scoring
+from scoring.rules import Team as Side
+from tests.factories import member
+from tests.table.helpers import make_table, opened
+from tests.table.test_access import hand_body, post
+from tests.tournaments.helpers import make_event
+from tournaments import services
+from tournaments.choices import JobStatus
+from tournaments.models import GenerationJob
+
+pytestmark = pytest.mark.django_db
+
+FR: dict[str, Any] = {"HTTP_ACCEPT_LANGUAGE": "fr"}
+EN: dict[str, Any] = {"HTTP_ACCEPT_LANGUAGE": "en"}
+
+
+def test_a_rule_set_refused_by_the_rules_reads_in_the_language_where_it_is_shown() -> None:
+    with pytest.raises(InvalidInput) as refused:
+        scoring.rules_from(preset_name="club", changes={"min_bid": 0})
+    with translation.override("fr"):
+        assert refused.value.message == "La mise minimale doit être de 1 à 12, pas 0."
+        assert refused.value.field_errors == {
+            "rules": ["La mise minimale doit être de 1 à 12, pas 0."]
+        }
+    with translation.override("en"):
+        assert refused.value.message == "The minimum bid must be from 1 to 12, not 0."
+
+
+def test_a_role_refusal_on_the_api(api_client: APIClient) -> None:
+    event = make_event(teams=4)
+    api_client.force_login(member(event.club, Role.PLAYER))
+    url = f"/api/events/{event.id}/generate/"
+    french = api_client.post(url, {}, format="json", **FR)
+    assert french.status_code == 403
+    assert french.json()["detail"] == f"Votre rôle dans {event.club.name} ne le permet pas."
+    english = api_client.post(url, {}, format="json", **EN)
+    assert english.json()["detail"] == f"Your role in {event.club.name} does not allow this."
+
+
+def test_a_csv_row_error_on_the_api(api_client: APIClient) -> None:
+    event = make_event(teams=0)
+    api_client.force_login(member(event.club, Role.ORGANISER))
+    url = f"/api/events/{event.id}/entries/import/"
+    body = {"csv": "player_one,player_two\nAnn,\n"}
+    french = api_client.post(url, body, format="json", **FR)
+    assert french.status_code == 400
+    assert french.json()["detail"] == (
+        "1 ligne a des problèmes, donc rien n’a été importé. Corrigez le fichier et réessayez."
+    )
+    english = api_client.post(url, body, format="json", **EN)
+    assert english.json()["detail"] == (
+        "1 row has problems, so nothing was imported. Fix the file and try again."
+    )
+
+
+def test_an_import_error_on_the_api_and_on_the_page(api_client: APIClient) -> None:
+    event = make_event(teams=0)
+    user = member(event.club, Role.ORGANISER)
+    api_client.force_login(user)
+    french = api_client.post("/api/events/import/", {"not": "an export"}, format="json", **FR)
+    assert french.status_code == 400
+    assert french.json()["detail"] == "Ce fichier n’est pas un export d’événement Kaiser Club."
+    english = api_client.post("/api/events/import/", {"not": "an export"}, format="json", **EN)
+    assert english.json()["detail"] == "This file is not a Kaiser Club event export."
+    client = Client()
+    client.force_login(user)
+    upload = SimpleUploadedFile("event.json", json.dumps({"not": "an export"}).encode())
+    page = client.post("/events/import/", {"file": upload}, **FR)
+    assert "Ce fichier n’est pas un export d’événement Kaiser Club." in page.content.decode()
+
+
+def _failed_job(language: str) -> GenerationJob:
+    """A generation the worker runs in ``language`` and that fails: one entry to pair."""
+    event = make_event(teams=1)
+    with translation.override(language):
+        job = services.generation_request(event=event)  # runs eagerly on commit
+    job.refresh_from_db()
+    assert job.status == JobStatus.FAILED
+    return job
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_generation_error_reads_in_the_readers_language_not_the_workers(
+    api_client: APIClient,
+) -> None:
+    job = _failed_job("fr")  # the worker's language must not matter
+    assert job.error == "Pairing needs at least two entries; this event has 1."  # the log's
+    api_client.force_login(member(job.event.club, Role.ORGANISER))
+    url = f"/api/events/{job.event_id}/jobs/{job.id}/"
+    assert api_client.get(url, **EN).json()["error"] == (
+        "Pairing needs at least two entries; this event has 1."
+    )
+    assert api_client.get(url, **FR).json()["error"] == (
+        "L’appariement demande au moins deux inscriptions ; cet événement en a 1."
+    )
+    client = Client()
+    client.force_login(member(job.event.club, Role.ORGANISER))
+    page = client.get(f"/events/{job.event_id}/jobs/{job.id}/", **FR).content.decode()
+    assert "L’appariement demande au moins deux inscriptions ; cet événement en a 1." in page
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_generation_summary_reads_in_the_readers_language() -> None:
+    event = make_event(teams=4)
+    with translation.override("en"):
+        job = services.generation_request(event=event)
+    job.refresh_from_db()
+    assert job.summary == "Round 1: 2 games."
+    with translation.override("fr"):
+        assert job.summary_text == "Ronde 1 : 2 parties."
+
+
+def test_a_table_endpoint_refusal() -> None:
+    setup = make_table()
+    client = opened(setup)
+    body = hand_body(setup.game)
+    post(client, setup.table.id, "hands", body)
+    scoring.game_forfeit(game_id=setup.game.id, forfeited_by=Side.EW)
+    undo: dict[str, Any] = {"game_id": setup.game.id, "number": 1, "client_id": body["client_id"]}
+    french = post(client, setup.table.id, "undo", undo, **FR)
+    assert french.status_code == 400
+    english = post(client, setup.table.id, "undo", undo, **EN)
+    assert english.json()["detail"] == FORFEITED_EN
+    assert french.json()["detail"] == FORFEITED_FR
+
+
+FORFEITED_EN = "This game ended by forfeit; its hands can no longer be undone."
+FORFEITED_FR = "Cette partie s’est terminée par forfait ; ses donnes ne peuvent plus être annulées."
+
+
+def test_a_refusal_keeps_its_sentence_until_it_is_shown() -> None:
+    """The service raises once; the same error reads in each language it is shown in."""
+    from kaiser_club.sentences import N_, Np_, Sentence, render
+
+    said = Np_("%(count)s row has problems.", "%(count)s rows have problems.", count=2)
+    error = InvalidInput(said, field_errors={"rows": [N_("Taken.")]})
+    with translation.override("fr"):
+        assert error.field_errors == {"rows": ["Déjà prise."]}
+    with translation.override("en"):
+        assert error.field_errors == {"rows": ["Taken."]}
+    stored = Sentence.from_json(json.loads(json.dumps(N_("Round %(n)s", n=3).to_json())))
+    with translation.override("fr"):
+        assert render(stored) == "Ronde 3"
