@@ -17,7 +17,7 @@ from django.db import IntegrityError, models, transaction
 from django.db.models import Q
 from django.utils.translation import gettext as _
 
-from kaiser_club.sentences import N_
+from kaiser_club.sentences import N_, Said, render
 
 from ..actors import Actor
 from ..errors import Conflict, InvalidInput, NotAllowed, NotFound
@@ -33,7 +33,7 @@ class MergeReport:
     kept: Player
     merged_name: str
     moved: dict[str, int] = field(default_factory=dict)  # what moved, by verbose name plural
-    notes: list[str] = field(default_factory=list)
+    notes: list[Said] = field(default_factory=list)
     singular: dict[str, str] = field(default_factory=dict)  # verbose name plural -> name
 
     def summary(self) -> str:
@@ -42,9 +42,13 @@ class MergeReport:
             for name, count in self.moved.items()
             if count
         )
-        text = f"{self.merged_name} was merged into {self.kept.name}"
-        text += f" ({moved} moved)." if moved else "."
-        return " ".join([text, *self.notes])
+        names = {"merged": self.merged_name, "kept": self.kept.name}
+        said = (
+            N_("%(merged)s was merged into %(kept)s (%(moved)s moved).", moved=moved, **names)
+            if moved
+            else N_("%(merged)s was merged into %(kept)s.", **names)
+        )
+        return " ".join(render(text) for text in [said, *self.notes])
 
 
 def player_fields_by_model() -> dict[type[models.Model], list[models.Field]]:
@@ -154,10 +158,10 @@ def _merge_former_memberships(keep: Player, dup: Player) -> None:
     FormerMembership.objects.filter(player=keep, club_id__in=list(dup_clubs)).delete()
 
 
-def _merge_memberships(keep: Player, dup: Player) -> list[str]:
+def _merge_memberships(keep: Player, dup: Player) -> list[Said]:
     """Both members of one club: the record kept stays a member, with the higher role."""
     _merge_former_memberships(keep, dup)
-    notes = []
+    notes: list[Said] = []
     kept = {m.club_id: m for m in Membership.objects.filter(player=keep).select_related("club")}
     for theirs in Membership.objects.filter(player=dup, club_id__in=kept):
         ours = kept[theirs.club_id]
@@ -166,8 +170,11 @@ def _merge_memberships(keep: Player, dup: Player) -> list[str]:
             ours.save(update_fields=["role"])
         theirs.delete()
         notes.append(
-            f"Both were members of {ours.club.name}; one membership remains, "
-            f"as {Role(ours.role).label}."
+            N_(
+                "Both were members of %(club)s; one membership remains, as %(role)s.",
+                club=ours.club.name,
+                role=Role(ours.role).label,
+            )
         )
     return notes
 
@@ -283,7 +290,9 @@ def merge_records(*, keep_id: int, duplicate_id: int) -> MergeReport:
         dup.user = None
         dup.save(update_fields=["user"])
         keep.user_id = user_id
-        notes.append(f"{keep.name} now signs in with {dup.name}'s account.")
+        notes.append(
+            N_("%(kept)s now signs in with %(merged)s's account.", kept=keep.name, merged=dup.name)
+        )
     if not keep.email and dup.email:
         keep.email = dup.email
     if keep.host_club_id is None:

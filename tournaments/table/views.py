@@ -300,8 +300,9 @@ def table_endpoint(view: Callable[..., dict[str, Any]]) -> View:
 
 
 def _reader_text(exc: KaiserError) -> str:
-    """The scoring services write a few of their sentences in English only; the table page
-    says those in its own language (the rest come translated already)."""
+    """The refusal in the reader's language. Two are worded for the players at the table (an
+    entry that crossed another, a repeated id): the services' own sentences name hand numbers
+    and ids the table's players did not type."""
     if isinstance(exc, StaleGame):
         return _(
             "The game moved on meanwhile: a hand was entered or corrected elsewhere. Check the "
