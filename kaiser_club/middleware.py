@@ -10,10 +10,11 @@ from collections.abc import Callable
 
 from django.db import InterfaceError, OperationalError
 from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.utils.translation import gettext, gettext_noop
 
 logger = logging.getLogger(__name__)
 
-UNAVAILABLE_MESSAGE = "The database is restarting; try again in a moment."
+UNAVAILABLE_MESSAGE = gettext_noop("The database is restarting; try again in a moment.")
 RETRY_AFTER_SECONDS = 2
 
 
@@ -35,7 +36,7 @@ class DatabaseUnavailableMiddleware:
             "Database unavailable for %s %s: %s", request.method, request.path, exception
         )
         response = JsonResponse(
-            {"detail": UNAVAILABLE_MESSAGE, "code": "database_unavailable"}, status=503
+            {"detail": gettext(UNAVAILABLE_MESSAGE), "code": "database_unavailable"}, status=503
         )
         response["Retry-After"] = str(RETRY_AFTER_SECONDS)
         return response
