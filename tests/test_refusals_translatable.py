@@ -39,6 +39,7 @@ REFUSALS = {
     "ValidationError",
     "NotAuthenticated",
     "refuse",  # tournaments.transfer.values.refuse(where, why)
+    "note",  # the event import's notes: a row imported otherwise than the file says, and why
 }
 # Calls that make a sentence in the reader's language.
 TRANSLATING = {

@@ -381,8 +381,8 @@ def _clubs(doc: Document, scope: _Scope) -> dict[str, _FileClub]:
         club = Club.objects.filter(slug=slug).first()
         if club is None and not scope.everywhere:
             scope.note(
-                f"Club {slug} ({name})",
-                "it is not on this server, and only staff may add a club; it is not created.",
+                N_("Club %(slug)s (%(name)s)", slug=slug, name=name),
+                N_("it is not on this server, and only staff may add a club; it is not created."),
             )
         elif club is None:
             if Club.objects.filter(name=name).exists():
@@ -396,7 +396,10 @@ def _clubs(doc: Document, scope: _Scope) -> dict[str, _FileClub]:
             club = Club(**row.values)
             checked(club, row.where)
             club.save()
-            scope.note(f"Club {slug} ({name})", "it is not on this server; it is created.")
+            scope.note(
+                N_("Club %(slug)s (%(name)s)", slug=slug, name=name),
+                N_("it is not on this server; it is created."),
+            )
         clubs[slug] = _FileClub(slug=slug, name=name, club=club)
     return clubs
 
@@ -466,15 +469,22 @@ def _team_club(
     if named.club is None:
         scope.note(
             row.where,
-            f"club '{named.name}' is not on this server, and only staff may add a club; the "
-            f"team becomes a team of {event_club.name}.",
+            N_(
+                "club '%(name)s' is not on this server, and only staff may add a club; the team "
+                "becomes a team of %(club)s.",
+                name=named.name,
+                club=event_club.name,
+            ),
         )
         return event_club
     if not scope.organises(named.club):
         scope.note(
             row.where,
-            f"club '{named.name}' is not one you organise; the team becomes a team of "
-            f"{event_club.name}.",
+            N_(
+                "club '%(name)s' is not one you organise; the team becomes a team of %(club)s.",
+                name=named.name,
+                club=event_club.name,
+            ),
         )
         return event_club
     return named.club
@@ -526,8 +536,12 @@ def _entry_club(
         return named.club
     scope.note(
         row.where,
-        f"club '{named.name}' is not on this server, and only staff may add a club; the "
-        f"entry's home club becomes {event.club.name}.",
+        N_(
+            "club '%(name)s' is not on this server, and only staff may add a club; the entry's "
+            "home club becomes %(club)s.",
+            name=named.name,
+            club=event.club.name,
+        ),
     )
     return event.club
 

@@ -70,7 +70,7 @@ class PersonMatch:
 
     @property
     def row(self) -> str:
-        return f"Player {self.ref} ({self.name})"
+        return _("Player %(ref)s (%(name)s)") % {"ref": self.ref, "name": self.name}
 
     def __str__(self) -> str:
         if self.how == "choose":
