@@ -42,7 +42,9 @@ class Translatable(Protocol):
     def params(self) -> Mapping[str, Any]: ...
 
 
-Param: TypeAlias = "str | int | float | Translatable | Promise | BaseException"
+Param: TypeAlias = (
+    "str | int | float | Translatable | Promise | BaseException | tuple[str, ...] | list[str]"
+)
 # What a refusal may say: a sentence, a lazy translation, or text already in words.
 Said: TypeAlias = "str | Translatable | Promise"
 
@@ -150,7 +152,16 @@ def stored(said: Said) -> dict[str, Any]:
     return value
 
 
+def listed(names: Sequence[str]) -> str:
+    """Names as a list in the reader's language: 'A', 'A and B', 'A, B and C'."""
+    if len(names) <= 1:
+        return "".join(names)
+    return gettext("%(names)s and %(last)s") % {"names": ", ".join(names[:-1]), "last": names[-1]}
+
+
 def _param(value: object) -> object:
+    if isinstance(value, tuple | list):
+        return listed([str(name) for name in value])
     if isinstance(value, BaseException):
         return render(of(value))
     if isinstance(value, Promise | Translatable) and not isinstance(value, str):

@@ -167,3 +167,19 @@ def test_a_refusal_keeps_its_sentence_until_it_is_shown() -> None:
     kept = json.loads(json.dumps(Sentence("Round %(n)s", {"n": 3}).to_json()))
     with translation.override("fr"):
         assert render(Sentence.from_json(kept)) == "Ronde 3"
+
+
+def test_a_pairing_refusal_lists_its_teams_in_the_readers_language() -> None:
+    from kaiser_club.sentences import of, render
+    from tournaments.pairing.model import NoValidPairing
+    from tournaments.pairing.swiss import _STUCK
+
+    refused = NoValidPairing(_STUCK[(False, False)], round_number=4, names=("Aces", "Kings"))
+    assert str(refused) == (  # the pure module's own text: English
+        "No pairing for round 4 avoids a rematch: teams Aces and Kings have played everyone left."
+    )
+    with translation.override("fr"):
+        assert render(of(refused)) == (
+            "Aucun appariement de la ronde 4 n’évite de rejouer un adversaire : les équipes Aces "
+            "et Kings ont joué contre toutes les équipes restantes."
+        )

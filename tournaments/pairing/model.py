@@ -19,13 +19,15 @@ def N_(template: str) -> str:
 class PairingError(ValueError):
     """The family of the pairing module's errors: a sentence a person can act on, kept as an
     English template (``N_``) and named parameters, so the Django side shows it in the
-    reader's language (``kaiser_club.sentences.render``); ``str()`` is the English. The Django
+    reader's language (``kaiser_club.sentences.render``); ``str()`` is the English. A tuple
+    of names is said as a list ("A, B and C"), in the reader's language too. The Django
     side maps it to its own domain error (HTTP 400 / a form error)."""
 
-    def __init__(self, template: str, /, **params: str | int) -> None:
+    def __init__(self, template: str, /, **params: str | int | tuple[str, ...]) -> None:
         self.template = template
-        self.params: Mapping[str, str | int] = params
-        super().__init__(template % params if params else template)
+        self.params: Mapping[str, str | int | tuple[str, ...]] = params
+        english = {k: join_names(v) if isinstance(v, tuple) else v for k, v in params.items()}
+        super().__init__(template % english if params else template)
 
 
 class NoValidPairing(PairingError):

@@ -40,7 +40,6 @@ from .model import (
     PlayedBye,
     PlayedGame,
     Round,
-    join_names,
     labels,
 )
 from .swiss_cost import TeamState, grouped, pair_cost, team_states
@@ -178,11 +177,11 @@ def _why(
     """Why no pairing exists (looking at the first bye candidate), as a sentence."""
     to_pair = [state for state in states if state is not bye]
     stuck = [names[state.id] for state in to_pair if not _can_play(state, to_pair)]
-    params: dict[str, str | int] = {"round_number": round_number}
+    params: dict[str, str | int | tuple[str, ...]] = {"round_number": round_number}
     if bye is not None:
         params["out"] = names[bye.id]
     if stuck:
-        params["names"] = join_names(stuck)
+        params["names"] = tuple(stuck)
         return NoValidPairing(_STUCK[(bye is not None, len(stuck) == 1)], **params)
     edges = [
         (i, j, 0)
@@ -191,13 +190,13 @@ def _why(
         if to_pair[j].id not in a.opponents
     ]
     matched = {index for pair in largest_matching(len(to_pair), edges) for index in pair}
-    params["names"] = join_names(
-        [names[state.id] for index, state in enumerate(to_pair) if index not in matched]
+    params["names"] = tuple(
+        names[state.id] for index, state in enumerate(to_pair) if index not in matched
     )
     return NoValidPairing(_LEFT[bye is not None], **params)
 
 
-# (with a bye, one team) -> the sentence; the names are joined by join_names.
+# (with a bye, one team) -> the sentence; the names are a tuple, said as a list.
 _STUCK = {
     (False, True): N_(
         "No pairing for round %(round_number)s avoids a rematch: team %(names)s has played "
