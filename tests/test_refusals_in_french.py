@@ -183,3 +183,19 @@ def test_a_pairing_refusal_lists_its_teams_in_the_readers_language() -> None:
             "Aucun appariement de la ronde 4 n’évite de rejouer un adversaire : les équipes Aces "
             "et Kings ont joué contre toutes les équipes restantes."
         )
+
+
+def test_a_report_job_that_failed_reads_in_the_readers_language() -> None:
+    from tournaments.models import ReportJob
+    from tournaments.reports import services as reports
+
+    event = make_event(teams=2)  # Swiss: no bracket (a job row made by hand, past the checks)
+    made = ReportJob.objects.create(event=event, kind="bracket", language="fr")
+    with translation.override("fr"):  # the worker's language must not matter
+        reports.report_run(job_id=made.id)
+    made.refresh_from_db()
+    assert made.error == "This event has no bracket yet: generate it first."
+    with translation.override("fr"):
+        assert made.error_text == "Cet événement n’a pas encore de tableau : générez-le d’abord."
+    with translation.override("en"):
+        assert made.error_text == "This event has no bracket yet: generate it first."

@@ -10,11 +10,15 @@ nobody started and takes back running jobs whose worker died (an expired lease).
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 
+from kaiser_club.sentences import Said, Sentence, render, stored
 from scoring.models import Game
 
 from ..choices import JobStatus
@@ -57,7 +61,10 @@ class ReportJob(models.Model):
 
     status = models.CharField(max_length=10, choices=JobStatus.choices, default=JobStatus.QUEUED)
     attempts = models.PositiveSmallIntegerField(default=0)
+    # Why it failed, in English (admin, logs) and as a sentence rendered in the language of
+    # whoever reads it (kaiser_club.sentences), not the worker's.
     error = models.TextField(blank=True)
+    error_said = models.JSONField(null=True, blank=True)
     file = models.CharField(max_length=300, blank=True, help_text=_("Under MEDIA_ROOT."))
     replaced = models.BooleanField(
         default=False, help_text=_("A newer report of the same kind and subject took its file.")
@@ -106,3 +113,14 @@ class ReportJob(models.Model):
     @property
     def finished(self) -> bool:
         return self.status in (JobStatus.DONE, JobStatus.FAILED)
+
+    def failed_because(self, error: Said) -> dict[str, Any]:
+        """The fields that say why the job failed: in English and as a sentence."""
+        with translation.override("en"):
+            english = render(error)[:2000]
+        return {"error": english, "error_said": stored(error)}
+
+    @property
+    def error_text(self) -> str:
+        """Why the job failed, in the active language."""
+        return render(Sentence.from_json(self.error_said)) if self.error_said else self.error

@@ -30,13 +30,12 @@ from django.conf import settings
 from django.contrib.auth.models import User
 from django.db import IntegrityError, connections, transaction
 from django.db.models import F, Q
-from django.utils import timezone, translation
+from django.utils import timezone
 from django.utils.text import slugify
 
 from kaiser_club.actors import Actor
 from kaiser_club.errors import Conflict, InvalidInput, KaiserError, NotAllowed
 from kaiser_club.sentences import N_, Said
-from kaiser_club.sentences import render as in_words
 from scoring.models import Game
 
 from ..choices import JobStatus
@@ -199,7 +198,7 @@ def report_rerun(*, job: ReportJob, by: User | None = None) -> ReportJob:
         waiting = _active_job(event_id=job.event_id, kind=job.kind, subject=job.subject)
         if waiting is not None:
             return _waiting_job(waiting)
-        job.status, job.error, job.attempts = JobStatus.QUEUED, "", 0
+        job.status, job.error, job.error_said, job.attempts = JobStatus.QUEUED, "", None, 0
         job.started_at = job.finished_at = job.lease_until = None
         job.claimed_by = ""
         try:
@@ -208,6 +207,7 @@ def report_rerun(*, job: ReportJob, by: User | None = None) -> ReportJob:
                     update_fields=[
                         "status",
                         "error",
+                        "error_said",
                         "attempts",
                         "started_at",
                         "finished_at",
@@ -286,6 +286,7 @@ def claim(job_id: int) -> ReportJob | None:
         "lease_until": now + running_timeout(),
         "attempts": F("attempts") + 1,
         "error": "",
+        "error_said": None,
     }
     claimable = Q(status=JobStatus.QUEUED) | Q(
         status=JobStatus.RUNNING, lease_until__lt=now, attempts__lt=max_attempts()
@@ -403,6 +404,7 @@ def report_run(*, job_id: int) -> ReportJob | None:
         finished_at=timezone.now(),
         lease_until=None,
         error="",
+        error_said=None,
         replaced=False,
     )
     if done:
@@ -418,13 +420,11 @@ def report_run(*, job_id: int) -> ReportJob | None:
 
 
 def _fail(job: ReportJob, token: str, message: Said) -> ReportJob:
-    """The job failed; why is written in the language of the organiser who asked for it (the
-    one the PDF is in), not the worker's."""
-    with translation.override(job.language or None):
-        error = in_words(message)
+    """The job failed; why is kept as a sentence, read in the reader's language (not the
+    worker's)."""
     ReportJob.objects.filter(id=job.id, status=JobStatus.RUNNING, claimed_by=token).update(
         status=JobStatus.FAILED,
-        error=error[:2000],
+        **job.failed_because(message),
         finished_at=timezone.now(),
         lease_until=None,
     )
@@ -450,21 +450,30 @@ def report_sweep(*, now: Any = None) -> dict[str, int]:
         for job in expired:
             if job.attempts >= max_attempts():
                 job.status, job.finished_at = JobStatus.FAILED, now
-                with translation.override(job.language or None):
-                    job.error = in_words(
-                        N_(
-                            "The PDF was started %(attempts)s times and its worker stopped "
-                            "each time before it finished. Press Rerun to try again.",
-                            attempts=job.attempts,
-                        )
+                why = job.failed_because(
+                    N_(
+                        "The PDF was started %(attempts)s times and its worker stopped "
+                        "each time before it finished. Press Rerun to try again.",
+                        attempts=job.attempts,
                     )
+                )
+                job.error, job.error_said = why["error"], why["error_said"]
                 counts["failed"] += 1
             else:
                 job.status, job.sent_at = JobStatus.QUEUED, None
                 counts["taken_back"] += 1
             job.lease_until, job.claimed_by = None, ""
         ReportJob.objects.bulk_update(
-            expired, ["status", "finished_at", "error", "sent_at", "lease_until", "claimed_by"]
+            expired,
+            [
+                "status",
+                "finished_at",
+                "error",
+                "error_said",
+                "sent_at",
+                "lease_until",
+                "claimed_by",
+            ],
         )
     taken_back = [job.id for job in expired if job.status == JobStatus.QUEUED]
     never_sent = Q(sent_at__isnull=True, created_at__lt=now - timedelta(seconds=2))
