@@ -13,7 +13,8 @@ schemathesis' own.
 Checks on every answer: no 5xx, a status code, content type and body the schema lists. And
 a write the API accepted (a 2xx to anything but GET) must not have changed or removed a row
 of club B, nor created a row that names one (``tests/two_clubs.py``); club B's rows are
-compared again at the end of every scenario.
+compared again at the end of every scenario. A write the API refused (a 4xx) must have
+written nothing at all.
 
 Bounded for CI: ``KAISER_FUZZ_SCENARIOS`` scenarios (30) of up to ``KAISER_FUZZ_STEPS`` calls
 (6), derandomized; ``KAISER_FUZZ_RANDOM=1`` draws new ones. The number of calls made is
@@ -41,7 +42,7 @@ from schemathesis.specs.openapi.checks import (
 )
 
 from tests.reliability.test_schemathesis import _keep_the_test_connection  # noqa: F401
-from tests.two_clubs import Side, TwoClubs, owned_by, reaching, snapshot, two_clubs
+from tests.two_clubs import Side, TwoClubs, changes, owned_by, reaching, snapshot, two_clubs
 
 pytestmark = pytest.mark.django_db
 
@@ -197,6 +198,19 @@ def _machine(world: TwoClubs, before: dict[str, Any]) -> Any:
     theirs = owned_by(world.b)
     b_ids = _ids_by_name(world.b)
 
+    last: dict[str, Any] = {}  # the rows before the call being checked
+
+    def a_refusal_writes_nothing(ctx: Any, response: Any, case: Any) -> bool | None:
+        if case.method.upper() == "GET" or response.status_code < 400:
+            return None
+        written = changes(last["rows"], snapshot())
+        if written:
+            raise AssertionError(
+                f"{case.method} {case.formatted_path} answered {response.status_code} and "
+                f"wrote: {'; '.join(written)}"
+            )
+        return True
+
     def no_write_reaches_club_b(ctx: Any, response: Any, case: Any) -> bool | None:
         if case.method.upper() == "GET" or response.status_code >= 300:
             return None
@@ -218,6 +232,10 @@ def _machine(world: TwoClubs, before: dict[str, Any]) -> Any:
         def get_call_kwargs(self, case: Any) -> dict[str, Any]:
             return {"headers": headers}
 
+        def before_call(self, case: Any) -> None:
+            if case.method.upper() != "GET":
+                last["rows"] = snapshot()
+
         def after_call(self, response: Any, case: Any) -> None:
             super().after_call(response, case)
             CALLS["calls"] += 1
@@ -233,7 +251,7 @@ def _machine(world: TwoClubs, before: dict[str, Any]) -> Any:
             case.validate_response(
                 response,
                 checks=CHECKS,
-                additional_checks=[no_write_reaches_club_b],
+                additional_checks=[no_write_reaches_club_b, a_refusal_writes_nothing],
                 headers=headers,
                 transport_kwargs=kwargs or None,
                 recorder=self.recorder,
