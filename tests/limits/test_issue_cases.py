@@ -135,6 +135,51 @@ def test_names_sent_to_the_api_lose_control_and_bidi_characters(typed: str, stor
     assert not Player.objects.filter(name=typed).exists()
 
 
+@pytest.mark.parametrize(
+    ("typed", "stored"),
+    [
+        ("Fall \u202enepO", "Fall nepO"),
+        ("Legion\u0007 Hall", "Legion Hall"),
+        ("\u2067Open", "Open"),
+    ],
+)
+def test_an_events_name_and_venue_lose_control_and_bidi_characters(typed: str, stored: str):
+    """Shown on every public page of the event: a U+202E in them turned the page's line around."""
+    event = make_event(teams=0)
+    client = api_organiser(event.club)
+    changed = client.patch(
+        f"/api/events/{event.id}/", {"name": typed, "venue": typed}, format="json"
+    )
+    assert changed.status_code == 200, changed.json()
+    event.refresh_from_db()
+    assert (event.name, event.venue) == (stored, stored)
+    made = client.post(
+        "/api/events/",
+        {
+            "club": event.club.id,
+            "name": typed,
+            "venue": typed,
+            "date": "2026-11-28",
+            "format": "round_robin",
+        },
+        format="json",
+    )
+    assert made.status_code == 201, made.json()
+    assert (made.json()["name"], made.json()["venue"]) == (stored, stored)
+
+
+def test_an_event_renamed_to_nothing_but_control_characters_is_refused() -> None:
+    event = make_event(teams=0)
+    answer = api_organiser(event.club).patch(
+        f"/api/events/{event.id}/", {"name": "\u202e\u0007"}, format="json"
+    )
+    assert answer.status_code == 400
+    assert answer.json()["detail"] == "An event needs a name."
+    name = event.name
+    event.refresh_from_db()
+    assert event.name == name
+
+
 def test_minutes_taken_away_on_the_organisers_page_stop_at_the_last_hand() -> None:
     """The issue's case: "Add minutes" with -59 on a game with hands. The clock stops at the
     last hand recorded (time is called there, not before it): the table previews and
