@@ -219,3 +219,49 @@ def test_minutes_taken_away_on_the_organisers_page_stop_at_the_last_hand() -> No
     assert game.time_called_at >= last.completed_at  # never before a hand already recorded
     assert GameChange.objects.filter(game=game, action="call_time").count() == 1
     assert game.hand_count == 2
+
+
+ODD_REASON = "Late\u202e \u0007arrival"
+
+
+def test_an_organisers_reasons_lose_control_and_bidi_characters() -> None:
+    """An adjustment's, a withdrawal's (its games' forfeits) and a substitution's reasons were
+    stored as typed (a hand's discard and correction reasons were already cleaned)."""
+    from tests.tournaments.test_two_doors import make_world, seated
+    from tournaments.models import Pairing, Substitution
+
+    world = make_world()
+    client = APIClient()
+    client.force_authenticate(world.organiser)
+    games = f"/api/events/{world.event.id}/pairings/"
+    adjusted = client.post(
+        f"{games}{world.first.id}/adjust/",
+        {"winner": "home", "home_points": 52, "away_points": 10, "reason": ODD_REASON},
+        format="json",
+    )
+    assert adjusted.status_code == 200, adjusted.json()
+    substituted = client.post(
+        f"{games}{world.second.id}/substitute/",
+        {
+            "replaced": seated(world.second).north_id,
+            "substitute_name": "Walk-in Wanda",
+            "reason": ODD_REASON,
+        },
+        format="json",
+    )
+    assert substituted.status_code == 200, substituted.json()
+    entry = world.second.away
+    assert entry is not None
+    withdrawn = client.post(
+        f"/api/events/{world.event.id}/entries/{entry.id}/withdraw/",
+        {"reason": ODD_REASON},
+        format="json",
+    )
+    assert withdrawn.status_code == 200, withdrawn.json()
+    assert Pairing.objects.get(id=world.first.id).reason == "Late arrival"
+    forfeited = [row["id"] for row in withdrawn.json()]
+    assert forfeited
+    games = Pairing.objects.filter(id__in=forfeited).values_list("game_id", flat=True)
+    forfeits = GameChange.objects.filter(game_id__in=games, action="forfeit")
+    assert {change.reason for change in forfeits} == {"Late arrival"}
+    assert Substitution.objects.get().reason == "Late arrival"
