@@ -145,8 +145,8 @@ def _ids_by_name(side: Side) -> dict[str, list[int]]:
         "west": players,
         "replaced": players,
         "substitute": players,
-        "first": entries + tables,
-        "second": entries + tables,
+        "first": entries + pairings,  # swap-teams: entries; swap-tables: pairings
+        "second": entries + pairings,
     }
 
 
