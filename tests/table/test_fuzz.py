@@ -8,10 +8,11 @@ its fields replaced by extremes: 1e999, -1e999, NaN, huge integers, floats, bool
 of other digits, long and odd Unicode (bidi overrides, a lone surrogate), nested arrays,
 objects where numbers go, missing fields; or a body that is not JSON at all.
 
+Ids of another club's table (its game, its hand's client id) are among the values drawn.
 Whatever is sent: never a 5xx; a refusal is a 4xx whose ``detail`` is a sentence; a refused
 request and every preview leave the table's rows as they were; and after each run of
 requests the table can still record a hand (unless the game is over or waits for a
-confirmation).
+confirmation); the other club's table is as it was.
 
 Bounded for CI: ``KAISER_FUZZ_EXAMPLES`` runs (40) of up to five requests, derandomized;
 ``KAISER_FUZZ_RANDOM=1`` draws new ones. The number of requests is printed (``-s``)."""
@@ -32,6 +33,7 @@ from hypothesis import strategies as st
 
 from scoring.choices import GameStatus
 from scoring.models import Game, GameChange, Hand
+from tests.scoring.hands import EW, NS, N, played, record
 from tests.table.helpers import Setup, make_table, opened
 from tournaments.models import Pairing
 
@@ -184,12 +186,19 @@ def as_the_page_would(setup: Setup, endpoint: str, draw: Any) -> dict[str, Any]:
     return body
 
 
+ELSEWHERE: dict[str, list[Any]] = {}  # another club's table: its game's id, its hands' ids
+
+
 def spoil(body: dict[str, Any], draw: Any) -> dict[str, Any]:
-    """Replace or drop some of the body's fields, the entry's too."""
+    """Replace or drop some of the body's fields, the entry's too; a game id or a hand's id
+    may be another club's."""
     spoiled = dict(body)
     keys = ["game_id", "number", "client_id", "seat", "entered_by_seat", "team", "reason", "entry"]
     for key in draw(st.lists(st.sampled_from(keys), min_size=1, max_size=3, unique=True)):
-        value = draw(st.one_of(odd, st.just(MISSING)))
+        theirs = ELSEWHERE.get(key, [])
+        value = draw(
+            st.one_of(odd, st.just(MISSING), *([st.sampled_from(theirs)] if theirs else []))
+        )
         if value is MISSING:
             spoiled.pop(key, None)
         else:
@@ -284,6 +293,11 @@ BOUNDED = settings(
 def test_the_table_endpoints_take_anything_without_a_500(verification: bool) -> None:
     setup = make_table(verification=verification)
     device = opened(setup)
+    elsewhere = make_table(verification=verification)  # another club's, with a hand
+    record(elsewhere.game, played(N, 7, 7, NS, EW))
+    theirs = Hand.with_pending.get(game=elsewhere.game)
+    ELSEWHERE.update(game_id=[elsewhere.game.id], client_id=[str(theirs.client_id)], number=[1])
+    untouched = table_rows(elsewhere)
     SENT.clear()
 
     @BOUNDED
@@ -316,6 +330,7 @@ def test_the_table_endpoints_take_anything_without_a_500(verification: bool) -> 
             transaction.savepoint_rollback(saved)
 
     run()
+    assert table_rows(elsewhere) == untouched, "a write reached another club's table"
     print(f"\ntable fuzz ({'verified' if verification else 'recorded'}): {dict(SENT)}")
     assert SENT["requests"] >= EXAMPLES
     accepted = sum(n for key, n in SENT.items() if key.endswith(" 200"))
