@@ -265,3 +265,18 @@ def test_an_organisers_reasons_lose_control_and_bidi_characters() -> None:
     forfeits = GameChange.objects.filter(game_id__in=games, action="forfeit")
     assert {change.reason for change in forfeits} == {"Late arrival"}
     assert Substitution.objects.get().reason == "Late arrival"
+
+
+@pytest.mark.parametrize("path", ["/api/games/", "/api/teams/", "/api/events/"])
+def test_a_huge_page_limit_alone_is_capped_to_a_page(path: str) -> None:
+    """The issue's exact request (no offset): a page of at most 500 rows, not an overflow."""
+    from kaiser_club.api.pagination import MAX_LIMIT
+    from tests.factories import start_game
+
+    game = start_game(club=make_club())
+    make_event(teams=0, club=game.club)
+    answer = api_organiser(game.club).get(f"{path}?limit=99999999999999999999")
+    assert answer.status_code == 200
+    body = answer.json()
+    assert 1 <= len(body["results"]) <= MAX_LIMIT
+    assert body["next"] is None
