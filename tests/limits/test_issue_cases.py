@@ -261,8 +261,8 @@ def test_an_organisers_reasons_lose_control_and_bidi_characters() -> None:
     assert Pairing.objects.get(id=world.first.id).reason == "Late arrival"
     forfeited = [row["id"] for row in withdrawn.json()]
     assert forfeited
-    games = Pairing.objects.filter(id__in=forfeited).values_list("game_id", flat=True)
-    forfeits = GameChange.objects.filter(game_id__in=games, action="forfeit")
+    forfeited_games = Pairing.objects.filter(id__in=forfeited).values_list("game_id", flat=True)
+    forfeits = GameChange.objects.filter(game_id__in=forfeited_games, action="forfeit")
     assert {change.reason for change in forfeits} == {"Late arrival"}
     assert Substitution.objects.get().reason == "Late arrival"
 
