@@ -128,7 +128,7 @@ def _unescape(value: str) -> str:
 def _read(text: str) -> tuple[list[tuple[int, dict[str, str]]], list[Said]]:
     if not text.strip():
         return [], [N_("The file is empty: it needs a header row (name, email, role) and members.")]
-    reader = csv.reader(io.StringIO(text))
+    reader = csv.reader(io.StringIO(text, newline=""))  # lines end in \n, \r\n or \r
     try:
         header = [h.strip().lower() for h in next(reader)]
     except (StopIteration, csv.Error):

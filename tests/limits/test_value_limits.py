@@ -180,3 +180,40 @@ def test_names_lose_control_and_bidi_characters(typed: str, stored: str) -> None
     entry = Entry.objects.get()
     assert entry.name == stored
     assert entry.team is not None and entry.team.player_one.name == stored
+
+
+def test_a_csv_header_of_200_kb_is_a_sentence_not_a_500() -> None:
+    """Found by the stateful schemathesis run: the header row was read outside the guard."""
+    event = make_event(teams=0)
+    text = f'"{"h" * 200_000}";player_two\nA;B\n'
+    answer = organiser(event).post(
+        f"/api/events/{event.id}/entries/import/", {"csv": text, "dry_run": True}, format="json"
+    )
+    assert answer.status_code == 400
+    assert answer.json()["detail"] == (
+        "Line 1 of the file could not be read: a field is far longer than any name (or a "
+        "quote is not closed). Check that line, then import again."
+    )
+
+
+@pytest.mark.parametrize("end", ["\r", "\r\n", "\n"])
+def test_csv_lines_may_end_in_a_lone_carriage_return(end: str) -> None:
+    """Found by the stateful schemathesis run: a lone \\r in the header row was a 500 (the
+    reader saw a new line inside a field); an old Mac's file ends its lines so."""
+    event = make_event(teams=0)
+    text = end.join(["player_one;player_two;team", "Ann;Bo;Aces", "Cy;Di;Kings", ""])
+    answer = organiser(event).post(
+        f"/api/events/{event.id}/entries/import/", {"csv": text}, format="json"
+    )
+    assert answer.status_code == 201, answer.json()
+    assert sorted(Entry.objects.values_list("name", flat=True)) == ["Aces", "Kings"]
+
+
+def test_a_members_csv_may_end_its_lines_in_a_lone_carriage_return() -> None:
+    from kaiser_club.members.csv_io import members_csv_preview
+
+    event = make_event(teams=0)
+    text = "name,email\rAnn Lee,ann@example.org\rBo Chan,\r"
+    preview = members_csv_preview(club=event.club, text=text)
+    assert preview.errors == []  # was "The first row could not be read as CSV."
+    assert len(preview.rows) == 2

@@ -81,7 +81,20 @@ class ImportResult:
 def _reader(text: str) -> csv.DictReader[str]:
     first = text.lstrip("\ufeff").splitlines()[0] if text.strip() else ""
     delimiter = ";" if first.count(";") > first.count(",") else ","
-    return csv.DictReader(io.StringIO(text.lstrip("\ufeff")), delimiter=delimiter)
+    # newline="": the csv module splits the lines itself, so a file whose lines end in a lone
+    # carriage return (an old Mac's, or one pasted from one) reads as rows, not as one field.
+    return csv.DictReader(io.StringIO(text.lstrip("\ufeff"), newline=""), delimiter=delimiter)
+
+
+def _unreadable(reader: csv.DictReader[str]) -> InvalidInput:
+    """The line the reader could not finish: the one after the lines it read."""
+    return InvalidInput(
+        N_(
+            "Line %(line)s of the file could not be read: a field is far longer than any "
+            "name (or a quote is not closed). Check that line, then import again.",
+            line=reader.line_num + 1,
+        )
+    )
 
 
 def _rows_of(reader: csv.DictReader[str]) -> Iterator[dict[str | Any, str | Any]]:
@@ -91,13 +104,7 @@ def _rows_of(reader: csv.DictReader[str]) -> Iterator[dict[str | Any, str | Any]
         except StopIteration:
             return
         except csv.Error:
-            raise InvalidInput(
-                N_(
-                    "Line %(line)s of the file could not be read: a field is far longer than any "
-                    "name (or a quote is not closed). Check that line, then import again.",
-                    line=reader.line_num + 1,
-                )
-            ) from None
+            raise _unreadable(reader) from None
 
 
 def parse(*, event: Event, text: str) -> ImportResult:
@@ -105,7 +112,11 @@ def parse(*, event: Event, text: str) -> ImportResult:
     if not text.strip():
         raise InvalidInput(N_("The file is empty."))
     reader = _reader(text)
-    columns = [c.strip().lower() for c in (reader.fieldnames or [])]
+    try:
+        header = reader.fieldnames or []
+    except csv.Error:
+        raise _unreadable(reader) from None
+    columns = [c.strip().lower() for c in header]
     needed = ["player"] if event.individual else ["player_one", "player_two"]
     missing = [c for c in needed if c not in columns]
     if missing:

@@ -332,7 +332,7 @@ def entry_substitute(
         seat=int(seat),
         replaced=replaced,
         substitute=substitute,
-        reason=reason,
+        reason=clean_text(reason),
         by=by,
     )
 

@@ -177,6 +177,8 @@ def event_create(
     )
     rules = scoring.rules_from(preset_name=preset_name, changes=rule_changes)
     settings.setdefault("check_in_required", kind == EventKind.TOURNAMENT)
+    if "venue" in settings:
+        settings["venue"] = clean_text(settings["venue"] or "")
     if settings.get("tiebreaks") is None:
         settings.pop("tiebreaks", None)
     event = Event(
@@ -214,6 +216,12 @@ def event_update(*, event: Event, **changes: Any) -> Event:
                 unknown=", ".join(sorted(unknown)),
             )
         )
+    # Shown on every page of the event: one line, no control or bidi formatting characters.
+    for text in ("name", "venue"):
+        if text in changes:
+            changes[text] = clean_text(changes[text] or "")
+    if "name" in changes and not changes["name"]:
+        raise InvalidInput(N_("An event needs a name."), field_errors={"name": [N_("Required.")]})
     changed = {k for k, v in changes.items() if getattr(event, k) != v}
     if changed & PAIRING_SETTINGS and Round.objects.filter(event=event).exists():
         fixed = ", ".join(sorted(changed & PAIRING_SETTINGS)).replace("_", " ")

@@ -20,6 +20,7 @@ from django.db.models.functions import Greatest, Least
 
 from kaiser_club.errors import Conflict, InvalidInput
 from kaiser_club.sentences import N_, Np_, Sentence, joined, render
+from kaiser_club.text import clean_text
 from scoring import services as scoring
 from scoring.choices import EndReasonChoice, GameStatus
 from scoring.models import Game
@@ -115,7 +116,7 @@ def apply_result(
     kind, side, home_points, away_points = outcome
     row.result, row.winner_side = kind, side
     row.home_points, row.away_points = home_points, away_points
-    row.reason = reason
+    row.reason = clean_text(reason)  # shown on the organiser's pages and in the export
     row.points_set_by_organiser = points_by_hand
     row.save(
         update_fields=[
@@ -160,7 +161,7 @@ def undo_later(
             event=event,
             pairing=row,
             undone=record,
-            reason=reason,
+            reason=clean_text(reason),
             by=by if getattr(by, "is_authenticated", False) else None,
         )
     return record
