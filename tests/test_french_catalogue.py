@@ -5,6 +5,7 @@ msgstr lines, separated from the next by a blank line."""
 
 from __future__ import annotations
 
+import ast
 import re
 import shutil
 import subprocess
@@ -79,3 +80,58 @@ def test_placeholders_are_kept():
 @pytest.mark.skipif(shutil.which("msgfmt") is None, reason="gettext's msgfmt is not installed")
 def test_the_catalogue_compiles(tmp_path):
     subprocess.run(["msgfmt", "--check", "-o", str(tmp_path / "django.mo"), str(PO)], check=True)
+
+
+MARKERS = {"N_", "Np_", "_", "gettext", "gettext_lazy", "ngettext", "ngettext_lazy"}
+CONTEXT_MARKERS = {"pgettext", "pgettext_lazy"}
+APPS = ("kaiser_club", "scoring", "tournaments")
+
+
+def _literal(node: ast.expr) -> str | None:
+    """A string literal, or adjacent literals Python joins; None for anything computed."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return node.value
+    return None
+
+
+def marked_in_code() -> set[tuple[str, str]]:
+    """(context, msgid) of every literal the code marks for translation."""
+    root = PO.parents[3]
+    found: set[tuple[str, str]] = set()
+    for app in APPS:
+        for path in (root / app).rglob("*.py"):
+            if "migrations" in path.parts:
+                continue
+            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+                if not isinstance(node, ast.Call) or not node.args:
+                    continue
+                name = getattr(node.func, "id", None) or getattr(node.func, "attr", None)
+                if name in MARKERS and (msgid := _literal(node.args[0])):
+                    found.add(("", msgid))
+                    plural = _literal(node.args[1]) if len(node.args) > 1 else None
+                    if name in {"Np_", "ngettext", "ngettext_lazy"} and plural:
+                        found.add(("plural", plural))
+                elif name in CONTEXT_MARKERS and len(node.args) > 1:
+                    context, msgid = _literal(node.args[0]), _literal(node.args[1])
+                    if context is not None and msgid:
+                        found.add((context, msgid))
+    return found
+
+
+def _unescape(po_text: str) -> str:
+    """A .po string as the code writes it: the C escapes \\\\, \\" and \\n undone."""
+    return re.sub(r'\\(["\\n])', lambda m: "\n" if m.group(1) == "n" else m.group(1), po_text)
+
+
+def test_every_sentence_the_code_marks_is_in_the_catalogue():
+    """A sentence added to the code without `makemessages -l fr` would show in English on a
+    French page; this names it."""
+    known: set[tuple[str, str]] = set()
+    for _comments, fields in entries():
+        known.add((_unescape(fields.get("msgctxt", "")), _unescape(fields["msgid"])))
+        if plural := fields.get("msgid_plural"):
+            known.add(("plural", _unescape(plural)))
+    missing = sorted(text for text in marked_in_code() - known)
+    assert missing == [], (
+        f"marked in the code, not in the catalogue (makemessages -l fr): {missing}"
+    )

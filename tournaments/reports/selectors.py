@@ -155,7 +155,9 @@ def standings_data(*, event: Event) -> dict[str, Any]:
         sections.append(StandingsSection(_("Players"), players, individual=True))
     elif found.kind == "pools":
         for pool, rows in found.pools.items():
-            sections.append(StandingsSection(f"{_('Pool')} {pool}", [_row(r) for r in rows]))
+            sections.append(
+                StandingsSection(_("Pool %(name)s") % {"name": pool}, [_row(r) for r in rows])
+            )
         if found.knockout or not found.pools:
             title = _("Final placings") if found.knockout else ""
             sections.append(StandingsSection(title, [_row(r) for r in found.placings]))
