@@ -18,11 +18,18 @@ query). The two things of a full page that are the reader's own are left as mark
 in on the way out: the CSRF token (of the reader's own cookie, set if missing) and the
 server's clock. Renderings live in the Django cache (shared by the workers) and, once seen,
 in the worker's memory, so a hit costs the counter's look-up and a copy.
+
+A page that shows fewer rows than the counter follows (a game's score sheet: its game, round
+and table, and what the results counter covers) is stored with a token of those rows. When
+the counter has moved (a hand at another table), the token is read again (one look-up) and,
+unchanged, the rendering is served once more, labelled with the new counter, its ETag kept:
+the phone holding it gets a 304, not a page rendered afresh to say the same.
 """
 
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import hashlib
 import re
 import time
@@ -34,16 +41,19 @@ from typing import Any
 from django.conf import settings
 from django.core.cache import cache, caches
 from django.core.cache.backends.locmem import LocMemCache
+from django.db import connection
 from django.http import HttpRequest, HttpResponse, HttpResponseNotModified
 from django.middleware.csrf import CsrfViewMiddleware, get_token
 from django.utils import translation
 from django.utils.cache import get_conditional_response
 
 from ..standings.versions import Versions, live_versions
+from .selectors import sheet_rows
 
 CSRF_MARK = "kaiser-csrf-mark-8f2c"
 NOW_MARK = "98765432101234"  # digits, where the page says the server's time in ms
 PUBLIC_PAGE = re.compile(r"^/e/(\d{1,12})/(?!standings\.csv)")
+GAME_SHEET = re.compile(r"^/e/(\d{1,12})/games/(\d{1,12})/$")
 STORE_SECONDS = 24 * 60 * 60  # keys name their version: the timeout only clears old ones
 LOCAL_PAGES = 256  # renderings kept in a worker's memory
 KEPT_HEADERS = ("Content-Type", "Content-Language", "Vary", "Cache-Control", "ETag")
@@ -56,6 +66,7 @@ class Stored:
     headers: tuple[tuple[str, str], ...]
     body: bytes
     marked: bool  # holds CSRF_MARK or NOW_MARK
+    rows: str | None = None  # the token of the rows it shows (``page_rows``), if it has one
 
 
 _local: OrderedDict[str, Stored] = OrderedDict()
@@ -96,14 +107,39 @@ def _keep_locally() -> bool:
 
 
 def _get(key: str, version: str) -> Stored | None:
-    found = _local.get(key) if _keep_locally() else None
-    if found is None or found.version != version:
-        found = cache.get(key)
-        if found is None or found.version != version:
-            return None
-        if _keep_locally():
-            _remember(key, found)
+    """The rendering stored under ``key``: at ``version`` if there is one, else the last one
+    (the caller checks its version)."""
+    local = _local.get(key) if _keep_locally() else None
+    if local is not None and local.version == version:
+        return local
+    found = cache.get(key)
+    if found is None:
+        return local
+    if found.version == version and _keep_locally():
+        _remember(key, found)
     return found
+
+
+def page_rows(path: str, event_id: int, versions: Versions) -> str | None:
+    """The token of what a page shows, for the pages that show less than the live counter
+    follows (a game's score sheet); None for the others, and off PostgreSQL."""
+    match = GAME_SHEET.match(path)
+    if match is None or connection.vendor != "postgresql":
+        return None
+    rows = sheet_rows(event_id=event_id, pairing_id=int(match[2]))
+    return None if rows is None else f"{versions.results}|{rows}"
+
+
+def _revalidated(key: str, found: Stored, rows: str | None, version: str) -> Stored | None:
+    """``found`` labelled with ``version`` if what it shows has not changed since."""
+    if found.rows is None or rows != found.rows:
+        return None
+    relabelled = dataclasses.replace(found, version=version)
+    with contextlib.suppress(Exception):
+        cache.set(key, relabelled, STORE_SECONDS)
+    if _keep_locally():
+        _remember(key, relabelled)
+    return relabelled
 
 
 def _remember(key: str, stored: Stored) -> None:
@@ -113,7 +149,7 @@ def _remember(key: str, stored: Stored) -> None:
         _local.popitem(last=False)
 
 
-def _put(key: str, version: str, response: HttpResponse) -> None:
+def _put(key: str, version: str, response: HttpResponse, rows: str | None) -> None:
     body = response.content
     stored = Stored(
         version=version,
@@ -121,6 +157,7 @@ def _put(key: str, version: str, response: HttpResponse) -> None:
         headers=tuple((name, response[name]) for name in KEPT_HEADERS if response.has_header(name)),
         body=body,
         marked=CSRF_MARK.encode() in body or NOW_MARK.encode() in body,
+        rows=rows,
     )
     with contextlib.suppress(Exception):  # a convenience: the page is served all the same
         cache.set(key, stored, STORE_SECONDS)
@@ -192,17 +229,27 @@ class StoredPagesMiddleware:
         assert match is not None
         request.get_host()  # an unknown host is refused here as further in (400)
         language = translation.get_language_from_request(request)
-        versions = _live_versions(int(match[1]))
-        key = key_of(int(match[1]), language, request.get_full_path())
+        event_id = int(match[1])
+        versions = _live_versions(event_id)
+        key = key_of(event_id, language, request.get_full_path())
+        rows: str | None = None
         if versions is not None:
             found = _get(key, versions.live)
+            if found is not None and found.version != versions.live and found.rows is not None:
+                # Read before any rendering, as the counter is: a change made meanwhile can
+                # only make the token older than what is stored with it, never newer.
+                rows = page_rows(request.path_info, event_id, versions)
+                found = _revalidated(key, found, rows, versions.live)
+            elif found is None or found.version != versions.live:
+                rows = page_rows(request.path_info, event_id, versions)
+                found = None
             if found is not None:
                 return _answer(request, found)
         response = self.get_response(request)
         if not getattr(response, "kaiser_storable", False):
             return response
         if versions is not None and response.status_code == 200 and not response.streaming:
-            _put(key, versions.live, response)
+            _put(key, versions.live, response, rows)
         if response.status_code == 200 and not response.streaming:
             body = response.content
             if CSRF_MARK.encode() in body or NOW_MARK.encode() in body:
