@@ -115,7 +115,10 @@ def render(rows: list[dict[str, object]]) -> str:
     lines = ["| benchmark | figure | value | ratio, goal |", "|---|---|---:|---|"]
     for row in rows:
         value = float(row["value"])  # type: ignore[arg-type]
-        shown = f"{value:,.3f}" if abs(value) < 10 else f"{value:,.1f}"
+        if value.is_integer() and not row["unit"]:  # a count: queries, errors, hands
+            shown = f"{value:,.0f}"
+        else:
+            shown = f"{value:,.3f}" if abs(value) < 10 else f"{value:,.1f}"
         lines.append(
             f"| {row['bench']} | {row['figure']} | {shown} {row['unit']} | {row['ratio']} |"
         )
