@@ -3,15 +3,17 @@ time: it stops by itself.
 
 gunicorn (production settings, hall mode, several workers) on PostgreSQL, in a database this
 script creates (and drops at the end). A Swiss round in progress: one game a table and one
-tablet (a thread, a signed-in session) a table, recording a hand every ``--pace`` seconds
-(120: a hand of Kaiser takes about two minutes) through the games API as the table page's
-outbox does, with its own hand ids and retries. ``--viewers`` phones (default 1,000), not
-signed in, each open one public page of the event (the standings, the live scores, the round's
-tables or one table's score sheet) and then poll its live part every 3 seconds as htmx does,
-sending the ETag they hold (If-None-Match): a 304 while nothing changed, the new part when it
-did. The polls are an open-loop schedule (a slow answer does not slow the phones down) sent by
-a pool of keep-alive connections; a poll falls due while its phone is still waiting, or while
-``4 x --viewer-threads`` requests are already waiting, is not sent and counted as shed.
+tablet (a thread) a table, recording a hand every ``--pace`` seconds (120: a hand of Kaiser
+takes about two minutes) through the games API with its own hand ids and retries, as an
+organiser's signed-in session (at an event the API takes hands from organisers; a table's own
+code opens the table page instead). ``--viewers`` phones (default 1,000), not signed in, each
+open one public page of the event (SHARES: the standings 40%, the live scores 20%, the round's
+tables 15%, the event's page 5%, one table's score sheet 20%) and then poll its live part
+every 3 seconds as htmx does, sending the ETag they hold (If-None-Match): a 304 while nothing
+changed, the new part when it did. The polls are an open-loop schedule (a slow answer does
+not slow the phones down) sent by a pool of keep-alive connections; a poll that falls due
+while its phone is still waiting, or while ``4 x --viewer-threads`` requests are already
+waiting, is not sent and counted as shed.
 
 Afterwards it prints requests a second and p50/p95/p99 per kind of request (a hand, a page
 opened, a part polled), errors, shed polls, the CPU the load generator used against the
@@ -66,6 +68,15 @@ READS = (OPENED, POLL_304, POLL_200)
 POLL_SECONDS = 3.0  # tournaments/public/views.py POLL_SECONDS: what the pages ask htmx for
 P95_GOAL_MS = 200
 OPENING = 10.0  # seconds over which the phones open their pages
+# Which page a phone has open (tests/reliability/seed.py names them): most follow the standings
+# or the live scores, a player their own game's sheet.
+SHARES = {
+    "public standings": 40,
+    "public live": 20,
+    "public round": 15,
+    "public event": 5,
+    "public game sheet": 20,
+}
 
 
 # --- set-up ---------------------------------------------------------------------------------
@@ -210,7 +221,6 @@ def _get(http: Any, path: str, headers: dict[str, str]) -> tuple[int, dict[str, 
 def run_phones(
     port: int,
     pages: list[str],
-    phones: int,
     threads: int,
     stop_at: float,
     samples: Samples,
@@ -223,8 +233,8 @@ def run_phones(
     flight, is not sent: counted as shed (the server is not keeping up)."""
     local = threading.local()
     pending = threading.BoundedSemaphore(4 * threads)
-    crowd = [Phone(page=random.choice(pages)) for _ in range(phones)]
-    due = [(time.monotonic() + random.uniform(0, OPENING), n) for n in range(phones)]
+    crowd = [Phone(page=page) for page in pages]
+    due = [(time.monotonic() + random.uniform(0, OPENING), n) for n in range(len(crowd))]
     heapq.heapify(due)
 
     def connection() -> http.client.HTTPConnection:
@@ -425,16 +435,12 @@ def main() -> int:
                 timeout=900,
             )
         )
-        # What a phone in the hall opens: the event's public pages (not the signed-in API).
-        public = [
-            p for label, ps in seeded["pages"].items() if label.startswith("public") for p in ps
-        ]
-        weights = {"public standings": 4, "public live": 2, "public round": 2, "public event": 1}
+        # What a phone in the hall opens: the event's public pages (not the signed-in API),
+        # in the shares of SHARES (a game's sheet: one of the round's games at random).
+        public = {label: ps for label, ps in seeded["pages"].items() if label in SHARES}
         pages = [
-            path
-            for label, paths in seeded["pages"].items()
-            if label.startswith("public")
-            for path in paths * weights.get(label, 1)
+            random.choice(public[label])
+            for label in random.choices(list(SHARES), weights=list(SHARES.values()), k=phones)
         ]
         # Keep-alive longer than a tablet's pace and a phone's poll, as behind a proxy.
         gunicorn = Gunicorn(
@@ -448,7 +454,8 @@ def main() -> int:
         gunicorn.start()
         print(
             f"set-up {time.monotonic() - t0:.0f} s: {len(seeded['tablets'])} tables, "
-            f"{len(public)} public pages, gunicorn {args.workers}x{args.threads} on "
+            f"{sum(map(len, public.values()))} public pages, "
+            f"gunicorn {args.workers}x{args.threads} on "
             f"{gunicorn.url}, database {args.database}, CONN_MAX_AGE={args.conn_max_age}, "
             f"cache {args.redis or 'in each worker'}; load for {duration:.0f} s ...",
             flush=True,
@@ -479,7 +486,7 @@ def main() -> int:
         ]
         for thread in threads:
             thread.start()
-        run_phones(gunicorn.port, pages, phones, args.viewer_threads, stop_at, samples)
+        run_phones(gunicorn.port, pages, args.viewer_threads, stop_at, samples)
         stop.set()
         elapsed = time.monotonic() - started
         cpu_after = (generator_cpu(), cpu_seconds(server_pids), machine_busy())
