@@ -68,6 +68,8 @@ def main() -> int:
     env = {**os.environ, "BENCH_SUMMARY": str(summary_path)}
     env.setdefault("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/kaiser_bench")
     failed = []
+    load_start = os.getloadavg()
+    started_at = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
     for name, argv in QUICK if args.quick else FULL:
         if args.only and name not in args.only:
             continue
@@ -92,7 +94,11 @@ def main() -> int:
     if summary_path.exists():
         rows = [json.loads(line) for line in summary_path.read_text().splitlines() if line]
     table = render(rows)
-    header = f"Machine: {machine()}; load average at the end {os.getloadavg()[0]:.2f}\n\n"
+    header = (
+        f"Machine: {machine()}\n\n`make bench{' ARGS=--quick' if args.quick else ''}` started "
+        f"{started_at}; load average (1, 5, 15 min) {fmt(load_start)} at the start, "
+        f"{fmt(os.getloadavg())} at the end (2 cores: above 2, other work shared them).\n\n"
+    )
     (OUT / "summary.md").write_text(header + table)
     print()
     print(header + table)
@@ -101,11 +107,18 @@ def main() -> int:
     return 1 if failed else 0
 
 
+def fmt(load: tuple[float, float, float]) -> str:
+    return ", ".join(f"{x:.2f}" for x in load)
+
+
 def render(rows: list[dict[str, object]]) -> str:
-    lines = ["| benchmark | figure | value | ratio |", "|---|---|---:|---|"]
+    lines = ["| benchmark | figure | value | ratio, goal |", "|---|---|---:|---|"]
     for row in rows:
         value = float(row["value"])  # type: ignore[arg-type]
-        shown = f"{value:,.3f}" if abs(value) < 10 else f"{value:,.1f}"
+        if value.is_integer() and not row["unit"]:  # a count: queries, errors, hands
+            shown = f"{value:,.0f}"
+        else:
+            shown = f"{value:,.3f}" if abs(value) < 10 else f"{value:,.1f}"
         lines.append(
             f"| {row['bench']} | {row['figure']} | {shown} {row['unit']} | {row['ratio']} |"
         )

@@ -1,24 +1,31 @@
-"""Standings of a big event, and the public standings page under load, on PostgreSQL: prints
-figures and ratios, asserts nothing.
+"""Standings of a big event, and the public pages against a static file, on PostgreSQL:
+prints figures and ratios, asserts nothing.
 
     .venv/bin/python bench/standings.py                 # 512 teams, 5,000 finished games
     .venv/bin/python bench/standings.py --teams 64 --games 500 --duration 5
 
-The event: ``--teams`` teams in a Swiss, ``--games`` finished games in rounds of teams/2 games
-(circle-method pairings, seeded random scores: the winner reaches 52, one game in ten is won on
-time below 52), written with bulk_create as games, pairings and results; then one more round
-being played (``--playing`` games, each with a live score). Standings are timed in this
-process: computed (every metric of the registry, head-to-head and Buchholz included; and the
-default order), read through the cache cold and warm, and the one-query version stamp.
+Three events in one database, each a Swiss built with bulk_create (circle-method pairings,
+seeded random scores: the winner reaches 52, one game in ten is won on time below 52, then one
+more round being played with live scores): the big one (``--teams`` teams, ``--games``
+finished games, ``--playing`` in progress), one of 16 teams (the cost-growth rows' other end)
+and one of the demo's size (``make demo``: 8 teams, round 1 played, round 2 under way).
+
+In this process, on the big event: standings computed (every metric of the registry,
+head-to-head and Buchholz included; and the default order), read through the cache cold and
+warm, and the event's version stamp. Cost growth (issue 16: flat): the version stamp and a
+warm public standings page (Django's test client, every middleware, the stored rendering
+served, the event's counter read on every request) at 16 and at ``--teams`` teams.
 
 Then gunicorn (production settings, hall mode, ``--workers`` workers, the cache on Redis when
-``--redis`` is given, else each worker's own memory) serves, on a free port of 127.0.0.1:
-the public standings page, its htmx part (a 200 each time), the part answered 304 (what an
-open page costs while nothing changes), and a static file through WhiteNoise in the same
-server: the ceiling. Each is loaded by ``wrk`` (or, without wrk, a threaded keep-alive client)
-with ``--connections`` connections for ``--duration`` seconds, one after the other in one run.
-The database (default kaiser_bench_standings) is dropped and created at the start, dropped at
-the end unless --keep-db.
+``--redis`` is given, else each worker's own memory) serves, on a free port of 127.0.0.1, at the
+demo's size and at the big event's: the public standings page as a phone first opens it, its
+live part (the htmx poll, a 200 each time), the part answered 304 (what an open page costs
+while nothing changes); and a static file through WhiteNoise in the same server (before and
+after: the ceiling is their mean). Each is loaded by ``wrk`` (or, without wrk, a threaded
+keep-alive client, which measures itself as much as the server) with ``--connections``
+connections for ``--duration`` seconds, one after the other. Goal (issue 16): each public page
+at least half the static file's rate. The database (default kaiser_bench_standings) is dropped
+and created at the start, dropped at the end unless --keep-db.
 """
 
 from __future__ import annotations
@@ -115,6 +122,7 @@ from tournaments.standings import (  # noqa: E402
     event_tables,
     event_versions,
 )
+from tournaments.standings.versions import live_versions  # noqa: E402
 
 # --- the event ---------------------------------------------------------------------------------
 
@@ -130,14 +138,15 @@ def circle_rounds(n: int) -> list[list[tuple[int, int]]]:
     return rounds
 
 
-def build(rng: random.Random) -> tuple[Event, float]:
+def build(
+    rng: random.Random, club: Club, *, n_teams: int, n_games: int, n_playing: int
+) -> tuple[Event, float]:
     started = time.perf_counter()
     rules = preset("tournament").to_dict()
-    club = Club.objects.create(name="Bench Club", slug="bench-club", default_preset="tournament")
     metrics = list(METRICS)
     event = Event.objects.create(
         club=club,
-        name=f"Bench Open ({ARGS.teams} teams)",
+        name=f"Bench Open ({n_teams} teams)",
         date=timezone.localdate(),
         preset="tournament",
         rules=rules,
@@ -148,12 +157,12 @@ def build(rng: random.Random) -> tuple[Event, float]:
     )
     assert set(event.tiebreaks) <= set(metrics)
     players = Player.objects.bulk_create(
-        [Player(name=f"Player {n:04d}") for n in range(2 * ARGS.teams)]
+        [Player(name=f"Player {n_teams}.{n:04d}") for n in range(2 * n_teams)]
     )
     teams = Team.objects.bulk_create(
         [
             Team(club=club, player_one=players[2 * n], player_two=players[2 * n + 1], name=f"T{n}")
-            for n in range(ARGS.teams)
+            for n in range(n_teams)
         ]
     )
     entries = Entry.objects.bulk_create(
@@ -163,11 +172,11 @@ def build(rng: random.Random) -> tuple[Event, float]:
         ]
     )
     tables = Table.objects.bulk_create(
-        [Table(event=event, number=n + 1) for n in range(ARGS.teams // 2)]
+        [Table(event=event, number=n + 1) for n in range(n_teams // 2)]
     )
-    schedule = circle_rounds(ARGS.teams)
-    per_round = ARGS.teams // 2
-    finished_rounds = -(-ARGS.games // per_round)
+    schedule = circle_rounds(n_teams)
+    per_round = n_teams // 2
+    finished_rounds = -(-n_games // per_round)
     rounds = Round.objects.bulk_create(
         [
             Round(event=event, number=r + 1, status="finished", started_at=timezone.now())
@@ -181,9 +190,9 @@ def build(rng: random.Random) -> tuple[Event, float]:
     for r in range(finished_rounds + 1):
         live = r == finished_rounds
         for t, (i, j) in enumerate(schedule[r % len(schedule)]):
-            if live and t >= ARGS.playing:
+            if live and t >= n_playing:
                 break
-            if not live and made >= ARGS.games:
+            if not live and made >= n_games:
                 break
             home, away = entries[i], entries[j]
             ns, ew = teams[i], teams[j]
@@ -196,7 +205,7 @@ def build(rng: random.Random) -> tuple[Event, float]:
                 on_time = rng.random() < 0.1
                 win = rng.randint(losing + 1, 51) if on_time and losing < 50 else 52
                 reason = "time" if on_time and win < 52 else "target"
-                home_won = rng.random() < 0.5 + (j - i) / (4 * ARGS.teams)
+                home_won = rng.random() < 0.5 + (j - i) / (4 * n_teams)
                 scores = (win, losing) if home_won else (losing, win)
                 winner, status = ("ns" if home_won else "ew"), "finished"
             games.append(
@@ -320,6 +329,35 @@ def standings_figures(event: Event) -> list[tuple[str, float, float, int]]:
     return rows
 
 
+def growth_figures(events: dict[str, Event]) -> list[tuple[str, str, float, float, int]]:
+    """(what, size, median ms, p95 ms, queries): the version stamp and a warm public page at
+    16 teams and at the big event's size. The page through Django's test client (every
+    middleware), not signed in, its rendering stored; the counter read on every request
+    (PUBLIC_VERSION_SECONDS 0: a worker's one-second memo would hide it)."""
+    from django.conf import settings
+    from django.test import Client
+
+    settings.PUBLIC_VERSION_SECONDS = 0
+    client = Client(HTTP_HOST="127.0.0.1")
+    rows = []
+    for size in ("small", "big"):
+        event = events[size]
+        teams = Entry.objects.filter(event=event).count()
+        page = f"/e/{event.id}/standings/"
+
+        def stamp(event_id: int = event.id) -> Any:
+            return live_versions(event_id)
+
+        def warm_page(path: str = page) -> Any:
+            assert client.get(path).status_code == 200
+
+        warm_page()
+        rows.append(("version stamp", f"{teams} teams", *timed(stamp, ARGS.repeat * 10)))
+        rows.append(("warm public page", f"{teams} teams", *timed(warm_page, ARGS.repeat * 10)))
+    settings.PUBLIC_VERSION_SECONDS = 1.0
+    return rows
+
+
 # --- gunicorn and load -------------------------------------------------------------------------
 
 
@@ -384,7 +422,8 @@ def load_threads(port: int, path: str, headers: dict[str, str]) -> tuple[float, 
     return sum(counts) / (time.monotonic() - started), statistics.mean(latencies), sum(bad)
 
 
-def http_figures(event: Event) -> list[tuple[str, str, float, float, int, int]]:
+def http_figures(events: dict[str, Event]) -> list[tuple[str, str, float, float, int, int]]:
+    """(label, path, req/s, mean ms, errors, bytes) per load, static file first and last."""
     env = dict(os.environ)
     if ARGS.conn_max_age:
         env["DATABASE_URL"] += f"?conn_max_age={ARGS.conn_max_age}"
@@ -392,36 +431,37 @@ def http_figures(event: Event) -> list[tuple[str, str, float, float, int, int]]:
         env["REDIS_URL"] = ARGS.redis
     log = Path(tempfile.mkstemp(prefix="bench-standings-gunicorn-", suffix=".log")[1])
     with gunicorn(env, log, workers=ARGS.workers, access_log=False) as server:
-        page = f"/e/{event.id}/standings/"
-        part = f"{page}?part=1"
-        for _ in range(2 * ARGS.workers):  # each worker warms its cache (or Redis once)
-            get(server.port, page)
-        status, headers, body = get(server.port, part)
-        assert status == 200, status
-        etag = headers["ETag"]
-        static = "/static/public/public.css"
-        assert get(server.port, static)[0] == 200
-        assert get(server.port, part, {"If-None-Match": etag})[0] == 304
         load = (
             (lambda path, h: load_wrk(server.url, path, h))
             if shutil.which("wrk")
             else (lambda path, h: load_threads(server.port, path, h))
         )
-        sizes = {
-            page: len(get(server.port, page)[2]),
-            part: len(body),
-            static: len(get(server.port, static)[2]),
-        }
+        static = "/static/public/public.css"
+        assert get(server.port, static)[0] == 200
+        plan: list[tuple[str, str, dict[str, str]]] = [("static file", static, {})]
+        for size in ("demo", "big"):
+            event = events[size]
+            teams = Entry.objects.filter(event=event).count()
+            page = f"/e/{event.id}/standings/"
+            part = f"{page}?part=1"
+            for _ in range(2 * ARGS.workers):  # each worker warms its memory (Redis once)
+                get(server.port, page)
+                get(server.port, part)
+            status, headers, _body = get(server.port, part)
+            assert status == 200, status
+            etag = headers["ETag"]
+            assert get(server.port, part, {"If-None-Match": etag})[0] == 304
+            plan += [
+                (f"{teams} teams: standings page, full", page, {}),
+                (f"{teams} teams: live part (htmx poll, 200)", part, {}),
+                (f"{teams} teams: live part, 304", part, {"If-None-Match": etag}),
+            ]
+        plan.append(("static file again", static, {}))
         results = []
-        for label, path, extra in [
-            ("static file (the ceiling)", static, {}),
-            ("standings page, full", page, {}),
-            ("standings part (htmx poll, 200, kept)", part, {}),
-            ("standings part, 304 (If-None-Match)", part, {"If-None-Match": etag}),
-            ("static file again", static, {}),
-        ]:
+        for label, path, extra in plan:
+            size = 0 if "304" in label else len(get(server.port, path, extra)[2])
             rate, latency, bad = load(path, extra)
-            results.append((label, path, rate, latency, bad, 0 if "304" in label else sizes[path]))
+            results.append((label, path, rate, latency, bad, size))
     return results
 
 
@@ -430,14 +470,25 @@ def main() -> None:
     print(f"Migrating {ARGS.db} ...", flush=True)
     call_command("migrate", verbosity=0)
     call_command("collectstatic", interactive=False, verbosity=0)
-    event, seconds = build(rng)
-    finished = Pairing.objects.filter(event=event).exclude(result="pending").count()
-    playing = Pairing.objects.filter(event=event, result="pending").count()
-    print(
-        f"Event: {ARGS.teams} teams, {finished} finished games in "
-        f"{Round.objects.filter(event=event).count() - 1} rounds, {playing} being played; "
-        f"built in {seconds:.1f} s (bulk_create)."
-    )
+    if ARGS.redis:
+        import redis
+
+        redis.Redis.from_url(ARGS.redis).flushdb()  # a new database reuses ids and versions
+    club = Club.objects.create(name="Bench Club", slug="bench-club", default_preset="tournament")
+    events: dict[str, Event] = {}
+    for size, teams, games, playing in [
+        ("big", ARGS.teams, ARGS.games, ARGS.playing),
+        ("small", 16, 80, 8),
+        ("demo", 8, 4, 4),  # kaiser_club/demo.py's tournament: round 1 played, 2 under way
+    ]:
+        events[size], seconds = build(rng, club, n_teams=teams, n_games=games, n_playing=playing)
+        finished = Pairing.objects.filter(event=events[size]).exclude(result="pending").count()
+        playing_now = Pairing.objects.filter(event=events[size], result="pending").count()
+        print(
+            f"Event: {teams} teams, {finished} finished games, {playing_now} being played; "
+            f"built in {seconds:.1f} s (bulk_create)."
+        )
+    event = events["big"]
     version = connection.cursor().connection.info.server_version
     print(f"PostgreSQL {version // 10000}.{version % 10000}; {os.cpu_count()} cores shared.\n")
     print(f"{'standings (this process)':<44}{'median':>10}{'p95':>10}{'queries':>9}")
@@ -449,28 +500,35 @@ def main() -> None:
     print(f"cache: warm read is {cold[1] / warm[1]:.0f}× faster than cold")
     print("(page: rows are the Django test client in this process, middleware included)\n")
 
+    growth = growth_figures(events)
+    print(f"{'cost growth (this process)':<44}{'median':>10}{'p95':>10}{'queries':>9}")
+    for what, size, median, p95, queries in growth:
+        print(f"{what + ', ' + size:<44}{median * 1000:>7.0f}µs{p95 * 1000:>7.0f}µs{queries:>9}")
+    print()
+
     cache_name = f"Redis ({ARGS.redis})" if ARGS.redis else "each worker's memory"
     client = "wrk -t2" if shutil.which("wrk") else "threaded client"
     print(
         f"HTTP on 127.0.0.1: gunicorn {ARGS.workers} workers, production settings in hall mode, "
-        f"CONN_MAX_AGE={ARGS.conn_max_age}, "
         f"cache in {cache_name}; {client}, {ARGS.connections} connections, "
-        f"{ARGS.duration} s each, one after the other."
+        f"{ARGS.duration} s each, one after the other; load average "
+        f"{os.getloadavg()[0]:.2f} before."
     )
-    print(f"{'':<40}{'req/s':>9}{'mean':>10}{'bytes':>9}{'errors':>8}")
-    results = http_figures(event)
+    print(f"{'':<46}{'req/s':>9}{'mean':>10}{'bytes':>9}{'errors':>8}")
+    results = http_figures(events)
     for label, _path, rate, latency, bad, size in results:
-        print(f"{label:<40}{rate:>9.0f}{latency:>8.1f}ms{size:>9}{bad:>8}")
+        print(f"{label:<46}{rate:>9.0f}{latency:>8.1f}ms{size:>9}{bad:>8}")
     ceiling = statistics.mean(r[2] for r in results if r[0].startswith("static"))
     print(f"\nceiling (static, mean of the two runs): {ceiling:.0f} req/s")
     for label, _path, rate, *_ in results:
         if not label.startswith("static"):
-            print(f"{label:<40}{rate / ceiling:>8.0%} of the ceiling")
-    summarise(rows, results, ceiling)
+            print(f"{label:<46}{rate / ceiling:>8.0%} of the ceiling (goal ≥ 50%)")
+    print(f"load average at the end {os.getloadavg()[0]:.2f}")
+    summarise(rows, growth, results, ceiling)
 
 
-def summarise(rows: list[Any], results: list[Any], ceiling: float) -> None:
-    """Headline figures for `make bench`'s table (bench/_summary.py)."""
+def summarise(rows: list[Any], growth: list[Any], results: list[Any], ceiling: float) -> None:
+    """Headline figures for `make bench`'s table (bench/_summary.py), each with its goal."""
     from _summary import add
 
     size = f"{ARGS.teams} teams, {ARGS.games} games"
@@ -479,11 +537,34 @@ def summarise(rows: list[Any], results: list[Any], ceiling: float) -> None:
     add("standings", f"computed, every tie-break ({size})", full[1], "ms", f"{full[3]} queries")
     warm = by_label["through the cache, warm"]
     add("standings", "through the cache, warm", warm[1], "ms", f"{full[1] / warm[1]:.0f}× faster")
-    add("standings", "version stamp (ETag), one query", by_label["version stamp alone"][1], "ms")
-    add("standings", "static file (ceiling)", ceiling, "req/s")
+    for what in ("version stamp", "warm public page"):
+        small, big = (g for g in growth if g[0] == what)
+        ratio = big[2] / small[2]
+        for g in (small, big):
+            add(
+                "cost growth",
+                f"{what}, {g[1]}",
+                g[2] * 1000,
+                "µs",
+                f"{g[4]} quer{'y' if g[4] == 1 else 'ies'}"
+                + (
+                    f"; {big[1]} / {small[1]} = {ratio:.2f}× (goal: flat): "
+                    + ("met" if ratio <= 1.25 else "NOT met")
+                    if g is big
+                    else ""
+                ),
+            )
+    add("public pages", "static file (the ceiling)", ceiling, "req/s", "WhiteNoise, same server")
     for label, _path, rate, *_ in results:
         if not label.startswith("static"):
-            add("standings", label, rate, "req/s", f"{rate / ceiling:.1%} of static")
+            share = rate / ceiling
+            add(
+                "public pages",
+                label,
+                rate,
+                "req/s",
+                f"{share:.0%} of static (goal ≥ 50%): {'met' if share >= 0.5 else 'NOT met'}",
+            )
 
 
 if __name__ == "__main__":

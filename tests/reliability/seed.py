@@ -110,7 +110,7 @@ def seed_games(*, count: int, preset_name: str, hands: int = 0) -> dict[str, Any
 
 def seed_event(*, tables: int) -> dict[str, Any]:
     """A Swiss tournament of ``2 * tables`` teams with round 1 generated and started: one
-    game, and one tablet (a scorekeeper's session), per table; a player's session for the
+    game, and one tablet (an organiser's session), per table; a player's session for the
     viewers; and the addresses viewers read: the game's API and page, the standings API and
     the public pages (bench/load.py --page adds others)."""
     import datetime as dt
@@ -150,8 +150,10 @@ def seed_event(*, tables: int) -> dict[str, Any]:
         .order_by("id")
         .values_list("game_id", flat=True)
     )
+    # At an event the games API takes hands from an organiser (a table's own code opens the
+    # table page instead): each tablet is a scorer's session with that role.
     tablets = [
-        {"game": game, "session": _session_for(_member(club, f"t-{club.slug}-{n}", "scorekeeper"))}
+        {"game": game, "session": _session_for(_member(club, f"t-{club.slug}-{n}", Role.ORGANISER))}
         for n, game in enumerate(games, start=1)
     ]
     viewer = _member(club, f"viewer-{club.slug}", Role.PLAYER)

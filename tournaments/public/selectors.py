@@ -11,16 +11,17 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
+from django.db import connection
 from django.db.models import Count, Prefetch, Q, QuerySet
 from django.utils import timezone
 
 from kaiser_club.models import Player
 from scoring.choices import GameStatus
-from scoring.models import Hand
+from scoring.models import Game, Hand
 
 from .. import selectors
 from ..choices import EventKind, ResultKind
-from ..models import Entry, Event, Pairing, Round, Season
+from ..models import Entry, Event, Pairing, Round, Season, Table
 from ..naming import remember_rounds
 from ..standings.versions import with_versions
 
@@ -262,3 +263,21 @@ def round_clock(pairings: list[Pairing], now: datetime | None = None) -> RoundCl
     if called:
         return RoundClock("time")
     return RoundClock("none")
+
+
+def sheet_rows(*, event_id: int, pairing_id: int) -> str | None:
+    """The rows a game's score sheet shows beyond what the event's results counter covers
+    (its game, whose row every hand writes; its round; its table), as the versions of those
+    rows PostgreSQL keeps (``xmin`` moves with every write to a row, by whatever path):
+    one look-up by primary key. None when there is no such game in the event."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"SELECT g.xmin::text, r.xmin::text, t.xmin::text FROM {Pairing._meta.db_table} p "
+            f"LEFT JOIN {Game._meta.db_table} g ON g.id = p.game_id "
+            f"LEFT JOIN {Round._meta.db_table} r ON r.id = p.round_id "
+            f"LEFT JOIN {Table._meta.db_table} t ON t.id = p.table_id "
+            "WHERE p.id = %s AND p.event_id = %s",
+            [pairing_id, event_id],
+        )
+        row = cursor.fetchone()
+    return None if row is None else ":".join(str(value) for value in row)

@@ -18,11 +18,18 @@ query). The two things of a full page that are the reader's own are left as mark
 in on the way out: the CSRF token (of the reader's own cookie, set if missing) and the
 server's clock. Renderings live in the Django cache (shared by the workers) and, once seen,
 in the worker's memory, so a hit costs the counter's look-up and a copy.
+
+A page that shows fewer rows than the counter follows (a game's score sheet: its game, round
+and table, and what the results counter covers) is stored with a token of those rows. When
+the counter has moved (a hand at another table), the token is read again (one look-up) and,
+unchanged, the rendering is served once more, labelled with the new counter, its ETag kept:
+the phone holding it gets a 304, not a page rendered afresh to say the same.
 """
 
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import hashlib
 import re
 import time
@@ -34,16 +41,22 @@ from typing import Any
 from django.conf import settings
 from django.core.cache import cache, caches
 from django.core.cache.backends.locmem import LocMemCache
+from django.db import connection
 from django.http import HttpRequest, HttpResponse, HttpResponseNotModified
 from django.middleware.csrf import CsrfViewMiddleware, get_token
 from django.utils import translation
 from django.utils.cache import get_conditional_response
 
 from ..standings.versions import Versions, live_versions
+from .selectors import sheet_rows
 
 CSRF_MARK = "kaiser-csrf-mark-8f2c"
 NOW_MARK = "98765432101234"  # digits, where the page says the server's time in ms
+# The marks found in one pass when a page is stored; filling them in is then one join (two
+# searches and two replacements of a 200 KB page cost ~0.5 ms of every full page served).
+MARKS = re.compile(f"({re.escape(CSRF_MARK)}|{re.escape(NOW_MARK)})".encode())
 PUBLIC_PAGE = re.compile(r"^/e/(\d{1,12})/(?!standings\.csv)")
+GAME_SHEET = re.compile(r"^/e/(\d{1,12})/games/(\d{1,12})/$")
 STORE_SECONDS = 24 * 60 * 60  # keys name their version: the timeout only clears old ones
 LOCAL_PAGES = 256  # renderings kept in a worker's memory
 KEPT_HEADERS = ("Content-Type", "Content-Language", "Vary", "Cache-Control", "ETag")
@@ -55,7 +68,8 @@ class Stored:
     status: int
     headers: tuple[tuple[str, str], ...]
     body: bytes
-    marked: bool  # holds CSRF_MARK or NOW_MARK
+    pieces: tuple[bytes, ...] | None  # the body cut at its marks (text, mark, text...), or None
+    rows: str | None = None  # the token of the rows it shows (``page_rows``), if it has one
 
 
 _local: OrderedDict[str, Stored] = OrderedDict()
@@ -84,8 +98,9 @@ def page_marks(request: HttpRequest) -> dict[str, Any]:
 
 
 def key_of(event_id: int, language: str, full_path: str) -> str:
+    """``stored2``: renderings kept in pieces (a rendering stored before, whole, is not read)."""
     digest = hashlib.blake2b(full_path.encode(), digest_size=12).hexdigest()
-    return f"kaiser:public:stored:{event_id}:{language}:{digest}"
+    return f"kaiser:public:stored2:{event_id}:{language}:{digest}"
 
 
 def _keep_locally() -> bool:
@@ -96,14 +111,39 @@ def _keep_locally() -> bool:
 
 
 def _get(key: str, version: str) -> Stored | None:
-    found = _local.get(key) if _keep_locally() else None
-    if found is None or found.version != version:
-        found = cache.get(key)
-        if found is None or found.version != version:
-            return None
-        if _keep_locally():
-            _remember(key, found)
+    """The rendering stored under ``key``: at ``version`` if there is one, else the last one
+    (the caller checks its version)."""
+    local = _local.get(key) if _keep_locally() else None
+    if local is not None and local.version == version:
+        return local
+    found = cache.get(key)
+    if found is None:
+        return local
+    if found.version == version and _keep_locally():
+        _remember(key, found)
     return found
+
+
+def page_rows(path: str, event_id: int, versions: Versions) -> str | None:
+    """The token of what a page shows, for the pages that show less than the live counter
+    follows (a game's score sheet); None for the others, and off PostgreSQL."""
+    match = GAME_SHEET.match(path)
+    if match is None or connection.vendor != "postgresql":
+        return None
+    rows = sheet_rows(event_id=event_id, pairing_id=int(match[2]))
+    return None if rows is None else f"{versions.results}|{rows}"
+
+
+def _revalidated(key: str, found: Stored, rows: str | None, version: str) -> Stored | None:
+    """``found`` labelled with ``version`` if what it shows has not changed since."""
+    if found.rows is None or rows != found.rows:
+        return None
+    relabelled = dataclasses.replace(found, version=version)
+    with contextlib.suppress(Exception):
+        cache.set(key, relabelled, STORE_SECONDS)
+    if _keep_locally():
+        _remember(key, relabelled)
+    return relabelled
 
 
 def _remember(key: str, stored: Stored) -> None:
@@ -113,14 +153,16 @@ def _remember(key: str, stored: Stored) -> None:
         _local.popitem(last=False)
 
 
-def _put(key: str, version: str, response: HttpResponse) -> None:
+def _put(key: str, version: str, response: HttpResponse, rows: str | None) -> None:
     body = response.content
+    pieces = _pieces(body)
     stored = Stored(
         version=version,
         status=response.status_code,
         headers=tuple((name, response[name]) for name in KEPT_HEADERS if response.has_header(name)),
-        body=body,
-        marked=CSRF_MARK.encode() in body or NOW_MARK.encode() in body,
+        body=body if pieces is None else b"",  # kept once: whole, or in its pieces
+        pieces=pieces,
+        rows=rows,
     )
     with contextlib.suppress(Exception):  # a convenience: the page is served all the same
         cache.set(key, stored, STORE_SECONDS)
@@ -131,15 +173,28 @@ def _put(key: str, version: str, response: HttpResponse) -> None:
 _csrf = CsrfViewMiddleware(lambda request: HttpResponse())
 
 
-def _filled(request: HttpRequest, response: HttpResponse, body: bytes) -> bytes:
+def _pieces(body: bytes) -> tuple[bytes, ...] | None:
+    pieces = MARKS.split(body)
+    return tuple(pieces) if len(pieces) > 1 else None
+
+
+def _filled(request: HttpRequest, response: HttpResponse, pieces: tuple[bytes, ...]) -> bytes:
     """The reader's own values in place of the marks (the CSRF cookie set if needed)."""
-    if CSRF_MARK.encode() in body:
-        _csrf.process_request(request)
-        body = body.replace(CSRF_MARK.encode(), get_token(request).encode())
-        _csrf.process_response(request, response)
-    if NOW_MARK.encode() in body:
-        body = body.replace(NOW_MARK.encode(), str(int(time.time() * 1000)).encode())
-    return body
+    token = now = b""
+    out = []
+    for index, piece in enumerate(pieces):
+        if index % 2 == 0:
+            out.append(piece)
+        elif piece == CSRF_MARK.encode():
+            if not token:
+                _csrf.process_request(request)
+                token = get_token(request).encode()
+                _csrf.process_response(request, response)
+            out.append(token)
+        else:
+            now = now or str(int(time.time() * 1000)).encode()
+            out.append(now)
+    return b"".join(out)
 
 
 def _answer(request: HttpRequest, stored: Stored) -> HttpResponse:
@@ -154,7 +209,9 @@ def _answer(request: HttpRequest, stored: Stored) -> HttpResponse:
     response = HttpResponse(status=stored.status)
     for name, value in stored.headers:
         response[name] = value
-    response.content = _filled(request, response, stored.body) if stored.marked else stored.body
+    response.content = (
+        stored.body if stored.pieces is None else _filled(request, response, stored.pieces)
+    )
     return response
 
 
@@ -192,21 +249,32 @@ class StoredPagesMiddleware:
         assert match is not None
         request.get_host()  # an unknown host is refused here as further in (400)
         language = translation.get_language_from_request(request)
-        versions = _live_versions(int(match[1]))
-        key = key_of(int(match[1]), language, request.get_full_path())
+        event_id = int(match[1])
+        versions = _live_versions(event_id)
+        key = key_of(event_id, language, request.get_full_path())
+        rows: str | None = None
         if versions is not None:
             found = _get(key, versions.live)
+            if found is not None and found.version != versions.live and found.rows is not None:
+                # Read before any rendering, as the counter is: a change made meanwhile can
+                # only make the token older than what is stored with it, never newer.
+                rows = page_rows(request.path_info, event_id, versions)
+                found = _revalidated(key, found, rows, versions.live)
+            elif found is None or found.version != versions.live:
+                rows = page_rows(request.path_info, event_id, versions)
+                found = None
             if found is not None:
                 return _answer(request, found)
         response = self.get_response(request)
         if not getattr(response, "kaiser_storable", False):
             return response
         if versions is not None and response.status_code == 200 and not response.streaming:
-            _put(key, versions.live, response)
+            _put(key, versions.live, response, rows)
         if response.status_code == 200 and not response.streaming:
             body = response.content
-            if CSRF_MARK.encode() in body or NOW_MARK.encode() in body:
-                response.content = _filled(request, response, body)
+            pieces = _pieces(body)
+            if pieces is not None:
+                response.content = _filled(request, response, pieces)
                 if response.has_header("Content-Length"):
                     response["Content-Length"] = str(len(response.content))
         return response

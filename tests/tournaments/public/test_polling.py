@@ -211,3 +211,31 @@ def _rendering_lock(url: str) -> str:
     event_id = int(url.split("/")[2])
     versions = event_versions(views._event(event_id))
     return f"{views._part_key(views._part_etag(request, versions.live))}:rendering"
+
+
+@pytest.mark.skipif(
+    connection.vendor != "postgresql", reason="the rows' versions are PostgreSQL's (CI runs it)"
+)
+def test_a_hand_at_another_table_leaves_a_game_sheet_as_the_phone_has_it(client, open_game):
+    """A game's score sheet shows its own game: a hand at another table moves the event's
+    counter, the sheet's rows are looked up again (one query) and the phone keeps its copy
+    (304, no rendering); a hand at its own table brings the new sheet."""
+    made, now = open_game
+    other = live_game(made, "B", "D", round=2, table_number=2)
+    assert now.game_id is not None and other.game_id is not None
+    url = f"/e/{made.event.id}/games/{now.id}/?part=1"
+    first = client.get(url)
+    assert first.status_code == 200
+    with TestCase.captureOnCommitCallbacks(execute=True):
+        north_enters_a_hand(other.game_id)
+        hand_confirm(game_id=other.game_id, number=1, seat=Seat.EAST)
+    with CaptureQueriesContext(connection) as ctx:
+        again = client.get(url, HTTP_IF_NONE_MATCH=first["ETag"])
+    assert again.status_code == 304
+    assert len(ctx.captured_queries) == 2  # the event's counter, the sheet's rows
+    with TestCase.captureOnCommitCallbacks(execute=True):
+        north_enters_a_hand(now.game_id)
+        hand_confirm(game_id=now.game_id, number=1, seat=Seat.EAST)
+    moved = client.get(url, HTTP_IF_NONE_MATCH=first["ETag"])
+    assert moved.status_code == 200 and moved["ETag"] != first["ETag"]
+    assert '<strong id="ns-score">9</strong>' in moved.content.decode()

@@ -82,7 +82,10 @@ def test_swiss_pages_at_two_sizes(client):
     # game with its seats, and its hands (2).
     # Every page but the CSV is first asked of the stored renderings: the event's counter (1),
     # cold or warm (tournaments/public/stored.py). Warm, that one query is all: the page is
-    # served as stored (the CSV is no live page and reads the cached standings).
+    # served as stored (the CSV is no live page and reads the cached standings). A score
+    # sheet is stored with the versions of the rows it shows, read before it is rendered (1,
+    # on PostgreSQL): a hand at another table then costs its phone that look-up, not a page.
+    sheet_rows = 1 if connection.vendor == "postgresql" else 0
     assert counts == {
         "home": (8, 1),
         "standings": (7, 1),
@@ -92,7 +95,7 @@ def test_swiss_pages_at_two_sizes(client):
         "live": (3, 1),
         "a played round": (4, 1),
         "the round being played": (4, 1),
-        "score sheet": (4, 1),
+        "score sheet": (4 + sheet_rows, 1),
         "team": (8, 1),
         "player": (8, 1),
         "projector": (8, 1),
