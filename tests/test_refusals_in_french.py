@@ -182,8 +182,8 @@ def test_a_pairing_refusal_lists_its_teams_in_the_readers_language() -> None:
     )
     with translation.override("fr"):
         assert render(of(refused)) == (
-            "Aucun appariement de la ronde 4 n’évite de rejouer un adversaire\u00a0: les équipes Aces "
-            "et Kings ont joué contre toutes les équipes restantes."
+            "Aucun appariement de la ronde 4 n’évite de rejouer un adversaire\u00a0: "
+            "les équipes Aces et Kings ont joué contre toutes les équipes restantes."
         )
 
 
