@@ -81,7 +81,7 @@ def end_reason_short(reason: str) -> str:
 
 class GameStatus(models.TextChoices):
     IN_PROGRESS = "in_progress", _("In progress")
-    FINISHED = "finished", _("Finished")
+    FINISHED = "finished", pgettext_lazy("a game's status (une partie)", "Finished")
 
 
 class HandStatus(models.TextChoices):

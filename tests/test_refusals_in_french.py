@@ -109,12 +109,12 @@ def test_a_generation_error_reads_in_the_readers_language_not_the_workers(
         "Pairing needs at least two entries; this event has 1."
     )
     assert api_client.get(url, **FR).json()["error"] == (
-        "L’appariement demande au moins deux inscriptions ; cet événement en a 1."
+        "L’appariement demande au moins deux inscriptions\u00a0; cet événement en a 1."
     )
     client = Client()
     client.force_login(member(job.event.club, Role.ORGANISER))
     page = client.get(f"/events/{job.event_id}/jobs/{job.id}/", **FR).content.decode()
-    assert "L’appariement demande au moins deux inscriptions ; cet événement en a 1." in page
+    assert "L’appariement demande au moins deux inscriptions\u00a0; cet événement en a 1." in page
 
 
 @pytest.mark.django_db(transaction=True)
@@ -125,7 +125,7 @@ def test_a_generation_summary_reads_in_the_readers_language() -> None:
     job.refresh_from_db()
     assert job.summary == "Round 1: 2 games."
     with translation.override("fr"):
-        assert job.summary_text == "Ronde 1 : 2 parties."
+        assert job.summary_text == "Ronde 1\u00a0: 2 parties."
 
 
 def test_a_table_endpoint_refusal() -> None:
@@ -143,7 +143,9 @@ def test_a_table_endpoint_refusal() -> None:
 
 
 FORFEITED_EN = "This game ended by forfeit; its hands can no longer be undone."
-FORFEITED_FR = "Cette partie s’est terminée par forfait ; ses donnes ne peuvent plus être annulées."
+FORFEITED_FR = (
+    "Cette partie s’est terminée par forfait\u00a0; ses donnes ne peuvent plus être annulées."
+)
 
 
 def test_a_refusal_keeps_its_sentence_until_it_is_shown() -> None:
@@ -180,8 +182,8 @@ def test_a_pairing_refusal_lists_its_teams_in_the_readers_language() -> None:
     )
     with translation.override("fr"):
         assert render(of(refused)) == (
-            "Aucun appariement de la ronde 4 n’évite de rejouer un adversaire : les équipes Aces "
-            "et Kings ont joué contre toutes les équipes restantes."
+            "Aucun appariement de la ronde 4 n’évite de rejouer un adversaire\u00a0: "
+            "les équipes Aces et Kings ont joué contre toutes les équipes restantes."
         )
 
 
@@ -196,6 +198,8 @@ def test_a_report_job_that_failed_reads_in_the_readers_language() -> None:
     made.refresh_from_db()
     assert made.error == "This event has no bracket yet: generate it first."
     with translation.override("fr"):
-        assert made.error_text == "Cet événement n’a pas encore de tableau : générez-le d’abord."
+        assert (
+            made.error_text == "Cet événement n’a pas encore de tableau\u00a0: générez-le d’abord."
+        )
     with translation.override("en"):
         assert made.error_text == "This event has no bracket yet: generate it first."

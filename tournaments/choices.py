@@ -2,6 +2,7 @@
 
 from django.db import models
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 
 class EventKind(models.TextChoices):
@@ -47,7 +48,7 @@ class EntryStatus(models.TextChoices):
 class RoundStatus(models.TextChoices):
     READY = "ready", _("Ready to start")
     STARTED = "started", _("Started")
-    FINISHED = "finished", _("Finished")
+    FINISHED = "finished", pgettext_lazy("a round's status (une ronde)", "Finished")
 
 
 class ResultKind(models.TextChoices):

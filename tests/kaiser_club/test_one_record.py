@@ -389,7 +389,9 @@ def test_the_new_sentences_are_in_french(client: Any, club: Club, admin: Any) ->
         {"new-name": "Stan Melnik", "new-role": "player"},
         HTTP_ACCEPT_LANGUAGE="fr",
     ).content.decode()
-    assert "Quelle fiche est Stan Melnik ?" in asked and "visiteur de Saskatoon Kaiser" in asked
+    assert (
+        "Quelle fiche est Stan Melnik\u00a0?" in asked and "visiteur de Saskatoon Kaiser" in asked
+    )
     past = client.get(
         reverse("clubs:members-past", args=[club.slug]), HTTP_ACCEPT_LANGUAGE="fr"
     ).content.decode()

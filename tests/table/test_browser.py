@@ -380,7 +380,7 @@ def test_the_page_in_french(tablet: Any) -> None:
     page.locator(".lang button").click()  # the switch: Français
     expect(page.locator("html")).to_have_attribute("lang", "fr")
     expect(page.locator("#record")).to_have_text("Inscrire la donne")
-    expect(page.locator("#keeper legend")).to_have_text("Qui entre les donnes ?")
+    expect(page.locator("#keeper legend")).to_have_text("Qui saisit les donnes ?")
     expect(page.locator("#net-text")).to_have_text("En ligne")
     expect(page.locator("#clock-time")).to_have_text(re.compile(r"^(59|60):\d\d$"))
     text = page.locator("body").inner_text()

@@ -89,7 +89,7 @@ def test_a_refusal_with_names_in_it_reads_in_french() -> None:
     )
     with translation.override("fr"):
         assert refusal_message(refusal) == (
-            "Une mise forcée revient au donneur : c’est Nord qui donne, pas Est."
+            "Une mise forcée revient au donneur\u00a0: c’est Nord qui donne, pas Est."
         )
     with translation.override("en"):
         assert refusal_message(refusal) == refusal.message

@@ -41,7 +41,7 @@ def test_the_page_shows_seats_dealer_scores_target_and_the_sheet() -> None:
         assert seen in text
     assert 'class="seat seat-east team-ew dealer"' in text  # North dealt hand 1, East deals next
     assert 'id="score-ew">10<' in text
-    assert "East 7 ♣" in text
+    assert 'East <span class="contract">7 ♣</span>' in text  # a bid kept on one line
     assert "low no trump" in text.lower()  # the form offers what the rules allow
     assert 'id="misdeal"' not in text  # no misdeals in Saskatchewan
 

@@ -206,7 +206,7 @@ def test_the_table_page_says_who_is_entering_in_french(client):
     assert table is not None
     client.cookies[settings.LANGUAGE_COOKIE_NAME] = "fr"
     html = client.get(f"/t/{table.code}/", follow=True).content.decode()
-    assert "Saisie par :" in html and "Entre les donnes" not in html
+    assert "Saisie par\u00a0:" in html and "Entre les donnes" not in html
 
 
 def test_the_game_page_names_the_sides_not_home_and_away(client):

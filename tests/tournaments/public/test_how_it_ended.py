@@ -70,4 +70,4 @@ def test_french_says_it_too(client, bracket):
     html = client.get(f"/e/{event.id}/games/{forfeited.id}/").content.decode()
     assert f"{forfeited.away.name} a gagné par forfait." in html
     html = client.get(f"/e/{event.id}/games/{played.id}/").content.decode()
-    assert f"{played.home.name} a gagné : a atteint l’objectif." in html
+    assert f"{played.home.name} a gagné\u00a0: a atteint l’objectif." in html
