@@ -68,6 +68,26 @@ ROUND_ACTIONS += ["swap-tables", "swap-teams"]
 PAIRING_ACTIONS = ["forfeit", "adjust", "late", "bye-points", "substitute", "clock"]
 GAME_ACTIONS = ["undo", "call-time", "forfeit", "pause", "resume", "add-minutes"]
 TABLE_WRITES = ["hands", "hands", "preview", "confirm", "discard", "undo", "acknowledge"]
+# How often each write is drawn: mostly hands, so that games end and rounds get generated.
+WRITES = {
+    "api_hand": 6,
+    "table_write": 6,
+    "generate": 3,
+    "api_game_action": 2,
+    "round_action": 2,
+    "pairing_action": 2,
+    "pairing_correct_or_rollback": 2,
+    "entry_change": 2,
+    "entry_add": 1,
+    "entries_csv": 1,
+    "event_create": 1,
+    "event_settings": 1,
+    "event_rules": 1,
+    "event_import": 1,
+    "table_change": 1,
+    "team_create": 1,
+}
+WEIGHTED = [name for name, weight in WRITES.items() for _ in range(weight)]
 RULE_OPTIONS: dict[str, st.SearchStrategy[Any]] = {
     "min_bid": st.integers(4, 8),
     "target": st.sampled_from([40, 41, 52, 62]),
@@ -185,9 +205,13 @@ class EventFuzz(RuleBasedStateMachine):
             for p in (e.team.player_one_id, e.team.player_two_id)
         ]
 
+    @rule(data=st.data())
+    def write(self, data: Any) -> None:
+        name = data.draw(st.sampled_from(WEIGHTED), label="write")
+        getattr(self, name)(data)
+
     # --- the event and its settings -----------------------------------------------------------
 
-    @rule(data=st.data())
     def event_create(self, data: Any) -> None:
         fields = {
             "club": st.just(self.club.id),
@@ -204,7 +228,6 @@ class EventFuzz(RuleBasedStateMachine):
         }
         self.send("api", "POST", "/api/events/", data.draw(body(fields)))
 
-    @rule(data=st.data())
     def event_settings(self, data: Any) -> None:
         event = self.target(data)
         fields = {
@@ -226,7 +249,6 @@ class EventFuzz(RuleBasedStateMachine):
             "api", "PATCH", f"/api/events/{event.id}/", data.draw(body(fields)), event_id=event.id
         )
 
-    @rule(data=st.data())
     def event_rules(self, data: Any) -> None:
         event = self.target(data)
         changes = st.fixed_dictionaries({}, optional=RULE_OPTIONS)
@@ -238,7 +260,6 @@ class EventFuzz(RuleBasedStateMachine):
             event_id=event.id,
         )
 
-    @rule(data=st.data())
     def event_import(self, data: Any) -> None:
         """The event's export sent back, one value in it replaced by an extreme."""
         exported = self.clients["api"].get(f"/api/events/{self.event.id}/export/")
@@ -248,14 +269,12 @@ class EventFuzz(RuleBasedStateMachine):
             _replace_one(document, data)
         self.send("api", "POST", "/api/events/import/", to_json(document))
 
-    @rule(data=st.data())
     def generate(self, data: Any) -> None:
         event = self.target(data)
         self.send("api", "POST", f"/api/events/{event.id}/generate/", "", event_id=event.id)
 
     # --- entries --------------------------------------------------------------------------------
 
-    @rule(data=st.data())
     def entry_add(self, data: Any) -> None:
         event = self.target(data)
         players = st.sampled_from(self.spare)
@@ -270,7 +289,6 @@ class EventFuzz(RuleBasedStateMachine):
         url = f"/api/events/{event.id}/entries/"
         self.send("api", "POST", url, data.draw(body(fields)), event_id=event.id)
 
-    @rule(data=st.data())
     def entry_change(self, data: Any) -> None:
         event = self.target(data)
         entry = self.pick(data, self.entries(event), "entry")
@@ -286,7 +304,6 @@ class EventFuzz(RuleBasedStateMachine):
         method = "PATCH" if action == "" else "POST"
         self.send("api", method, url, data.draw(body(fields)), event_id=event.id)
 
-    @rule(data=st.data())
     def entries_csv(self, data: Any) -> None:
         event = self.target(data)
         cell = mixed(st.sampled_from(["Ann", "Bo", "Cy Lee", "3", "1500"])).map(_cell)
@@ -299,7 +316,6 @@ class EventFuzz(RuleBasedStateMachine):
 
     # --- rounds, pairings, tables -------------------------------------------------------------
 
-    @rule(data=st.data())
     def round_action(self, data: Any) -> None:
         event = self.target(data)
         numbers = list(Round.objects.filter(event=event).values_list("number", flat=True))
@@ -316,7 +332,6 @@ class EventFuzz(RuleBasedStateMachine):
         url = f"/api/events/{event.id}/rounds/{number}/{action}/"
         self.send("api", "POST", url, data.draw(body(fields)), event_id=event.id)
 
-    @rule(data=st.data())
     def pairing_action(self, data: Any) -> None:
         event = self.target(data)
         pairing = self.pick(data, [p.id for p in self.pairings(event)], "pairing")
@@ -348,7 +363,6 @@ class EventFuzz(RuleBasedStateMachine):
         url = f"/api/events/{event.id}/pairings/{pairing}/{action}/"
         self.send("api", "POST", url, data.draw(body(fields)), event_id=event.id)
 
-    @rule(data=st.data())
     def pairing_correct_or_rollback(self, data: Any) -> None:
         event = self.target(data)
         played = [p for p in self.pairings(event) if p.game and p.game.hand_count]
@@ -366,7 +380,6 @@ class EventFuzz(RuleBasedStateMachine):
             fields = {"confirm": st.booleans(), "reason": REASON}
             self.send("api", "POST", f"{url}rollback/", data.draw(body(fields)), event_id=event.id)
 
-    @rule(data=st.data())
     def table_change(self, data: Any) -> None:
         event = self.target(data)
         tables = list(Table.objects.filter(event=event).values_list("id", flat=True))
@@ -385,7 +398,6 @@ class EventFuzz(RuleBasedStateMachine):
             return None
         return cast(Game, data.draw(st.sampled_from(live), label="game"))
 
-    @rule(data=st.data())
     def api_hand(self, data: Any) -> None:
         event = self.target(data)
         game = self.game_of(data, event)
@@ -397,7 +409,6 @@ class EventFuzz(RuleBasedStateMachine):
         url = f"/api/games/{game_id}/hands/"
         self.send("api", "POST", url, data.draw(body(fields)), event_id=event.id)
 
-    @rule(data=st.data())
     def api_game_action(self, data: Any) -> None:
         event = self.target(data)
         game = self.game_of(data, event)
@@ -419,23 +430,22 @@ class EventFuzz(RuleBasedStateMachine):
         url = f"/api/games/{game_id}/{action}/"
         self.send("api", "POST", url, data.draw(body(fields)), event_id=event.id)
 
-    @rule(data=st.data())
     def table_write(self, data: Any) -> None:
-        """The table page's endpoints, as the organiser's device (who may open any table of a
-        tournament)."""
+        """The table page's endpoints, from a device that scanned the table's code, or from the
+        organiser's (who may open any table of a tournament)."""
         event = self.target(data)
         at_tables = [p for p in self.pairings(event) if p.table_id and p.game is not None]
         if not at_tables:
             return
-        pairing = data.draw(st.sampled_from(at_tables), label="table's pairing")
+        playing = [p for p in at_tables if p.game and p.game.status != "finished"]
+        pairing = data.draw(st.sampled_from(playing or at_tables), label="table's pairing")
         game = cast(Game, pairing.game)
-        what = data.draw(st.sampled_from(TABLE_WRITES))
-        pending: list[tuple[int, Any]] = list(
-            Hand.with_pending.filter(game=game).values_list("number", "client_id")
-        )
-        number, client = data.draw(
-            st.sampled_from(pending or [(game.hand_count + 1, None)]), label="hand"
-        )
+        what = data.draw(st.sampled_from(TABLE_WRITES), label="endpoint")
+        hands = Hand.with_pending.filter(game=game).order_by("number")
+        waiting = [(h.number, h.client_id) for h in hands if h.status == "pending"]
+        last = [(h.number, h.client_id) for h in hands if h.status != "pending"][-1:]
+        choices = (waiting if what in ("confirm", "discard") else last) or [(game.hand_count, None)]
+        number, client = data.draw(st.sampled_from(choices), label="hand")
         fields: dict[str, st.SearchStrategy[Any]] = {"game_id": st.just(game.id)}
         if what in ("hands", "preview"):
             fields |= {
@@ -454,10 +464,16 @@ class EventFuzz(RuleBasedStateMachine):
             }
         else:
             fields |= {"team": SIDE}
+        who = "page"
+        code = Table.objects.get(id=pairing.table_id).code
+        if code and data.draw(st.booleans(), label="by the table's code"):
+            device = Client()
+            assert device.get(f"/t/{code}/").status_code == 302
+            self.clients["device"] = device
+            who = "device"
         url = f"/table/{pairing.table_id}/{what}"
-        self.send("page", "POST", url, data.draw(body(fields)), event_id=event.id)
+        self.send(who, "POST", url, data.draw(body(fields)), event_id=event.id)
 
-    @rule(data=st.data())
     def team_create(self, data: Any) -> None:
         players = st.sampled_from(self.spare)
         fields = {
