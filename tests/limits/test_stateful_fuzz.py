@@ -86,6 +86,7 @@ WRITES = {
     "event_import": 1,
     "table_change": 1,
     "team_create": 1,
+    "game_create": 1,
 }
 WEIGHTED = [name for name, weight in WRITES.items() for _ in range(weight)]
 RULE_OPTIONS: dict[str, st.SearchStrategy[Any]] = {
@@ -128,6 +129,7 @@ class EventFuzz(RuleBasedStateMachine):
         page.force_login(organiser)
         self.clients: dict[str, Client] = {"api": api, "page": page, "public": Client()}
         self.log: list[str] = []
+        self.friendly: list[int] = []  # games of the club outside the event, made by the fuzzer
 
     def teardown(self) -> None:
         transaction.set_rollback(True)
@@ -136,9 +138,17 @@ class EventFuzz(RuleBasedStateMachine):
     # --- sending and checking -----------------------------------------------------------------
 
     def send(
-        self, who: str, method: str, url: str, data: str | bytes, *, event_id: int | None = None
+        self,
+        who: str,
+        method: str,
+        url: str,
+        data: str | bytes,
+        *,
+        event_id: int | None = None,
+        made: list[int] | None = None,
     ) -> Any:
-        """One write; then every read of the event it touched, or the database unchanged."""
+        """One write; then every read of the event it touched (``event_id``, else the event it
+        made), or the database unchanged. The id of what it made goes to ``made``."""
         TRIED["writes"] += 1
         before = snapshot()
         client = self.clients[who]
@@ -155,14 +165,19 @@ class EventFuzz(RuleBasedStateMachine):
             assert not changes, f"{self._trail(response)}\nrefused, yet written: {changes}"
             return None
         TRIED["accepted"] += 1
-        if event_id is None:
-            event_id = response.json()["id"]  # a new event
-            self.events.append(event_id)
-        self.read_everything(event_id)
+        if made is not None:
+            made.append(response.json()["id"])
+        self.read_everything(self.events[-1] if event_id is None else event_id)
+        return response
         return response
 
     def read_everything(self, event_id: int) -> None:
-        for read in event_reads(event_id):
+        friendly = [
+            Read(who, url.format(game))
+            for game in self.friendly
+            for who, url in (("api", "/api/games/{}/"), ("page", "/games/{}/"))
+        ]
+        for read in event_reads(event_id) + friendly:
             TRIED["reads"] += 1
             answer = self._get(read)
             assert answer.status_code in read.allowed, (
@@ -226,7 +241,7 @@ class EventFuzz(RuleBasedStateMachine):
             "pool_count": st.integers(2, 4),
             "forfeit_winner_score": st.integers(0, 52),
         }
-        self.send("api", "POST", "/api/events/", data.draw(body(fields)))
+        self.send("api", "POST", "/api/events/", data.draw(body(fields)), made=self.events)
 
     def event_settings(self, data: Any) -> None:
         event = self.target(data)
@@ -267,7 +282,7 @@ class EventFuzz(RuleBasedStateMachine):
         document = exported.json()
         if data.draw(st.booleans(), label="mutate"):
             _replace_one(document, data)
-        self.send("api", "POST", "/api/events/import/", to_json(document))
+        self.send("api", "POST", "/api/events/import/", to_json(document), made=self.events)
 
     def generate(self, data: Any) -> None:
         event = self.target(data)
@@ -401,6 +416,8 @@ class EventFuzz(RuleBasedStateMachine):
     def api_hand(self, data: Any) -> None:
         event = self.target(data)
         game = self.game_of(data, event)
+        if self.friendly and data.draw(st.integers(0, 4)) == 0:
+            game = Game.objects.get(id=data.draw(st.sampled_from(self.friendly)))
         game_id = game.id if game else data.draw(st.sampled_from([0, 2**31]))
         number = game.hand_count + 1 if game else 1
         hand = data.draw(hand_fields(), label="hand")
@@ -483,6 +500,25 @@ class EventFuzz(RuleBasedStateMachine):
             "player_two_id": players,
         }
         self.send("api", "POST", "/api/teams/", data.draw(body(fields)), event_id=self.event.id)
+
+    def game_create(self, data: Any) -> None:
+        """A game of two of the club's teams outside the event, its rules changed at will."""
+        teams = st.sampled_from(
+            list(Entry.objects.filter(event=self.event).values_list("team_id", flat=True))
+        )
+        fields = {
+            "club": st.just(self.club.id),
+            "ns_team": teams,
+            "ew_team": teams,
+            "first_dealer": SEAT,
+            "preset": st.sampled_from(["", "tournament", "club", "saskatchewan", "joffre"]),
+            "rules": st.fixed_dictionaries({}, optional=RULE_OPTIONS),
+            "from_paper": st.booleans(),
+        }
+        url = "/api/games/"
+        self.send(
+            "api", "POST", url, data.draw(body(fields)), event_id=self.event.id, made=self.friendly
+        )
 
 
 def _entry_strategies(data: Any) -> dict[str, st.SearchStrategy[Any]]:
