@@ -139,6 +139,8 @@ class EventFuzz(RuleBasedStateMachine):
         self.friendly: list[int] = []  # games of the club outside the event, made by the fuzzer
 
     def teardown(self) -> None:
+        TRIED["runs"] += 1
+        print(f"after run {TRIED['runs']}: {dict(TRIED)}")  # shown with -s: a long run's progress
         transaction.set_rollback(True)
         self._atomic.__exit__(None, None, None)
 
