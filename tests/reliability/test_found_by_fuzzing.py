@@ -74,3 +74,33 @@ def test_a_game_without_a_clock_has_a_null_deadline_as_the_schema_says() -> None
     schema = client.get("/api/schema/", {"format": "json"}).json()
     deadline = schema["components"]["schemas"]["Game"]["properties"]["deadline"]
     assert deadline.get("nullable") is True
+
+
+# Found by the stateful fuzzer (tests/limits/test_stateful_fuzz.py): an event's name and venue
+# changed through the API were stored as typed, bidi override and control characters included,
+# while the same name given at creation was cleaned.
+@pytest.mark.parametrize(
+    ("typed", "stored"),
+    [("\u202egnorw Open", "gnorw Open"), ("Spring\x07 Open\n", "Spring Open")],
+)
+def test_an_event_name_changed_through_the_api_is_stored_cleaned(typed: str, stored: str) -> None:
+    event = make_event(teams=0)
+    client = APIClient()
+    client.force_authenticate(member(event.club, Role.ORGANISER))
+    answer = client.patch(
+        f"/api/events/{event.id}/", {"name": typed, "venue": f"Hall {typed}"}, format="json"
+    )
+    assert answer.status_code == 200, answer.json()
+    event.refresh_from_db()
+    assert (event.name, event.venue) == (stored, f"Hall {stored}")
+
+
+def test_an_event_name_of_invisible_characters_only_is_refused() -> None:
+    event = make_event(teams=0)
+    client = APIClient()
+    client.force_authenticate(member(event.club, Role.ORGANISER))
+    answer = client.patch(f"/api/events/{event.id}/", {"name": "\u202e\u202e\u2066"}, format="json")
+    assert answer.status_code == 400
+    assert answer.json()["detail"] == "An event needs a name."
+    event.refresh_from_db()
+    assert event.name == "swiss event"

@@ -134,9 +134,8 @@ def event_create(
         raise InvalidInput(f"An event is a {' or a '.join(EventKind.values)}.")
     if format not in Format.values:
         raise InvalidInput(f"Format is one of: {', '.join(Format.values)}.")
-    name = clean_text(name)
-    if not name:
-        raise InvalidInput("An event needs a name.", field_errors={"name": ["Required."]})
+    settings = _cleaned(name=name, **settings)
+    name = settings.pop("name")
     preset_name = preset_name or (
         "tournament" if kind == EventKind.TOURNAMENT else club.default_preset
     )
@@ -160,6 +159,17 @@ def event_create(
     return event
 
 
+def _cleaned(**settings: Any) -> dict[str, Any]:
+    """The settings with the event's name and venue as the app stores typed text (one line, no
+    control or bidi formatting characters); a name with nothing left is refused."""
+    for field in ("name", "venue"):
+        if field in settings:
+            settings[field] = clean_text(settings[field] or "")
+    if "name" in settings and not settings["name"]:
+        raise InvalidInput("An event needs a name.", field_errors={"name": ["Required."]})
+    return settings
+
+
 def games_started(event: Event) -> bool:
     """Whether any game of the event has started (a clock, a hand, a result)."""
     games = Game.objects.filter(pairing__event=event)
@@ -174,6 +184,7 @@ def event_update(*, event: Event, **changes: Any) -> Event:
     unknown = set(changes) - EDITABLE
     if unknown:
         raise InvalidInput(f"These settings cannot be changed: {', '.join(sorted(unknown))}.")
+    changes = _cleaned(**changes)
     changed = {k for k, v in changes.items() if getattr(event, k) != v}
     if changed & PAIRING_SETTINGS and Round.objects.filter(event=event).exists():
         fixed = ", ".join(sorted(changed & PAIRING_SETTINGS)).replace("_", " ")
