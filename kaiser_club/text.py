@@ -23,3 +23,12 @@ def clean_text(text: str) -> str:
     text = unicodedata.normalize("NFC", text)
     kept = "".join(char if _kept(char) else " " for char in text)
     return " ".join(kept.split())
+
+
+REASON_LENGTH = 300  # every reason column of the app
+
+
+def clean_reason(text: str) -> str:
+    """A reason as every reason column stores it: cleaned, and cut to the column (a reason is a
+    note for the record, cut rather than refused)."""
+    return clean_text(text)[:REASON_LENGTH]

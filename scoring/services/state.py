@@ -14,6 +14,7 @@ from django.db.models import Max
 from django.utils import timezone
 
 from kaiser_club.errors import NotFound
+from kaiser_club.text import clean_reason
 
 from ..choices import GameStatus, HandAction
 from ..convert import (
@@ -180,5 +181,5 @@ def audit(
         hand_number=hand_number,
         before=entry_as_json(before) if before else None,
         after=entry_as_json(after) if after else None,
-        reason=reason,
+        reason=clean_reason(reason),
     )

@@ -7,12 +7,16 @@ import base64
 import datetime as dt
 
 import pytest
+from django.db.models import Q
 from rest_framework.test import APIClient
 
 from kaiser_club.roles import Role
+from scoring.models import GameChange
 from tests.factories import member, start_game
-from tests.tournaments.helpers import make_event
+from tests.tournaments.helpers import generate, make_event
 from tournaments import services
+from tournaments.models import Pairing
+from tournaments.services.rounds import round_start
 
 pytestmark = pytest.mark.django_db
 
@@ -104,3 +108,40 @@ def test_an_event_name_of_invisible_characters_only_is_refused() -> None:
     assert answer.json()["detail"] == "An event needs a name."
     event.refresh_from_db()
     assert event.name == "swiss event"
+
+
+def test_a_withdrawal_reason_is_stored_cleaned_on_the_forfeited_game() -> None:
+    """Found by the stateful fuzzer: the reason reached the game's history as typed, control
+    characters included."""
+    event = make_event(teams=4)
+    generate(event)
+    round_start(round_=event.round_set.get(number=1))
+    client = APIClient()
+    client.force_authenticate(member(event.club, Role.ORGANISER))
+    entry = event.entries.get(seed=1)
+    answer = client.post(
+        f"/api/events/{event.id}/entries/{entry.id}/withdraw/",
+        {"reason": "Eve\x07\x1b ill\u202e"},
+        format="json",
+    )
+    assert answer.status_code == 200, answer.json()
+    pairing = Pairing.objects.get(Q(home=entry) | Q(away=entry))
+    change = GameChange.objects.get(game_id=pairing.game_id, action="forfeit")
+    assert change.reason == "Eve ill"
+
+
+def test_an_adjusted_result_needs_a_reason_that_is_not_only_invisible() -> None:
+    event = make_event(teams=4)
+    generate(event)
+    client = APIClient()
+    client.force_authenticate(member(event.club, Role.ORGANISER))
+    pairing = event.pairings.first()
+    assert pairing is not None
+    body = {"winner": "home", "home_points": 52, "away_points": 10, "reason": "\u202e\x07"}
+    answer = client.post(
+        f"/api/events/{event.id}/pairings/{pairing.id}/adjust/", body, format="json"
+    )
+    assert answer.status_code == 400
+    assert answer.json()["detail"] == "Give the reason for the adjusted result."
+    pairing.refresh_from_db()
+    assert pairing.result == "pending"

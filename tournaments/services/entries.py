@@ -14,7 +14,7 @@ from kaiser_club.errors import InvalidInput
 from kaiser_club.members.services import lock_club
 from kaiser_club.models import Club, Player
 from kaiser_club.people import Ambiguity, Choice, ChooseRecord, Pool, ambiguity
-from kaiser_club.text import clean_text
+from kaiser_club.text import clean_reason, clean_text
 from scoring import services as scoring
 from scoring.choices import GameStatus
 from scoring.models import Team
@@ -313,7 +313,7 @@ def entry_substitute(
         seat=int(seat),
         replaced=replaced,
         substitute=substitute,
-        reason=reason,
+        reason=clean_reason(reason),
         by=by,
     )
 
