@@ -18,6 +18,7 @@ from typing import Any
 from django.apps import apps
 
 from kaiser_club.models import Player
+from kaiser_club.text import clean_text
 from tournaments.models import Entry, Event, GenerationJob, Pairing, Round, Table
 
 APPS = ("kaiser_club", "scoring", "tournaments")
@@ -145,3 +146,32 @@ def snapshot_changes(
                 "new": [r for r in rows if r not in old][:3],
             }
     return changed
+
+
+# Text people type, which the app stores cleaned (``kaiser_club.text``: one line, no control or
+# bidi formatting characters, single spaces), by model and field.
+TYPED_TEXT = {
+    "kaiser_club.Club": ("name", "town"),
+    "kaiser_club.Player": ("name",),
+    "scoring.Team": ("name",),
+    "scoring.GameChange": ("reason", "by_label"),
+    "tournaments.Season": ("name",),
+    "tournaments.Event": ("name", "venue"),
+    "tournaments.Entry": ("name",),
+    "tournaments.Substitution": ("reason",),
+    "tournaments.Round": ("label",),
+    "tournaments.Pairing": ("reason",),
+    "tournaments.Rollback": ("reason",),
+}
+
+
+def unclean_texts() -> list[tuple[str, str, Any, str]]:
+    """Every stored typed text that is not as ``clean_text`` leaves it."""
+    found = []
+    for label, names in TYPED_TEXT.items():
+        model = apps.get_model(label)
+        for pk, *values in model._base_manager.values_list("pk", *names):
+            for name, value in zip(names, values, strict=True):
+                if value and value != clean_text(value):
+                    found.append((label, name, pk, value[:80]))
+    return found

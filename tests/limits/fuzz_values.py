@@ -139,7 +139,17 @@ SEAT = st.integers(0, 3)
 SIDE = st.sampled_from(["ns", "ew"])
 SUIT = st.sampled_from(["hearts", "spades", "diamonds", "clubs"])
 UUIDS = st.builds(lambda: str(uuid.uuid4()))
-REASON = st.sampled_from(["", "wrong bid", "Scorekeeper typo", "late arrival"])
+# Text as people type or paste it: mostly plain, now and then with what the app cleans away
+# (control and bidi formatting characters, line breaks, runs of spaces).
+ODD_TYPED = [
+    "  Cy \u2066Lee\u2069  ",
+    "Bo\u202e nosirraH",
+    "Dee\nDee",
+    "Eve\x07\x1b",
+    "\u00c9lodie\u200f",
+]
+NAME = st.sampled_from(["Ann", "Legion Hall Open", "Zo\u00eb & \u00dcnal", *ODD_TYPED])
+REASON = st.sampled_from(["", "wrong bid", "Scorekeeper typo", "late arrival", *ODD_TYPED])
 
 
 @st.composite
