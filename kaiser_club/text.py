@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import unicodedata
 
+from .errors import InvalidInput
+
 # Embedding, override and isolate marks, and the left-to-right / right-to-left marks.
 BIDI_FORMATTING = set("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u200e\u200f\u061c")
 
@@ -23,6 +25,17 @@ def clean_text(text: str) -> str:
     text = unicodedata.normalize("NFC", text)
     kept = "".join(char if _kept(char) else " " for char in text)
     return " ".join(kept.split())
+
+
+def clean_within(text: str, limit: int, *, what: str, field: str = "name") -> str:
+    """``text`` cleaned, refused with a sentence when the cleaned text is longer than its column
+    (``limit``): the standard form (NFC) writes a few characters as two, such as U+0958, so
+    a text within the limit as typed can pass it once cleaned."""
+    cleaned = clean_text(text)
+    if len(cleaned) > limit:
+        message = f"{what} has at most {limit} characters; this one has {len(cleaned)}."
+        raise InvalidInput(message, field_errors={field: [message]})
+    return cleaned
 
 
 REASON_LENGTH = 300  # every reason column of the app

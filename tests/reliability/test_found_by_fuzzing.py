@@ -13,7 +13,7 @@ from rest_framework.test import APIClient
 from kaiser_club.roles import Role
 from scoring.models import GameChange
 from tests.factories import member, start_game
-from tests.tournaments.helpers import generate, make_event
+from tests.tournaments.helpers import generate, make_event, player
 from tournaments import services
 from tournaments.models import Pairing
 from tournaments.services.rounds import round_start
@@ -145,3 +145,33 @@ def test_an_adjusted_result_needs_a_reason_that_is_not_only_invisible() -> None:
     assert answer.json()["detail"] == "Give the reason for the adjusted result."
     pairing.refresh_from_db()
     assert pairing.result == "pending"
+
+
+# Found while fuzzing: U+0958 is one character as typed and two once in Unicode's standard
+# form (NFC), which the app stores; 160 of them passed the 160-character check and broke the
+# column (a 500 on PostgreSQL).
+QA = "\u0958"
+
+
+def test_a_team_name_longer_than_its_column_once_cleaned_is_refused() -> None:
+    event = make_event(teams=0)
+    client = APIClient()
+    client.force_authenticate(member(event.club, Role.ORGANISER))
+    body = {"player_one": player("A").id, "player_two": player("B").id, "name": QA * 160}
+    answer = client.post(f"/api/events/{event.id}/entries/", body, format="json")
+    assert answer.status_code == 400
+    assert answer.json()["detail"] == "A team's name has at most 160 characters; this one has 320."
+    assert not event.entries.exists()
+
+
+def test_an_event_name_longer_than_its_column_once_cleaned_is_refused() -> None:
+    event = make_event(teams=0)
+    client = APIClient()
+    client.force_authenticate(member(event.club, Role.ORGANISER))
+    answer = client.patch(f"/api/events/{event.id}/", {"name": QA * 100}, format="json")
+    assert answer.status_code == 400
+    assert answer.json()["detail"] == (
+        "An event's name has at most 160 characters; this one has 200."
+    )
+    answer = client.patch(f"/api/events/{event.id}/", {"name": QA * 80}, format="json")
+    assert answer.status_code == 200

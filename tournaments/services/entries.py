@@ -14,7 +14,7 @@ from kaiser_club.errors import InvalidInput
 from kaiser_club.members.services import lock_club
 from kaiser_club.models import Club, Player
 from kaiser_club.people import Ambiguity, Choice, ChooseRecord, Pool, ambiguity
-from kaiser_club.text import clean_reason, clean_text
+from kaiser_club.text import clean_reason, clean_text, clean_within
 from scoring import services as scoring
 from scoring.choices import GameStatus
 from scoring.models import Team
@@ -31,6 +31,7 @@ from ..models import Entry, Event, Pairing, Round, Substitution
 from .results import lock_event, pairing_forfeit
 
 NAME_MAX = Player._meta.get_field("name").max_length or 120
+TEAM_NAME_MAX = Entry._meta.get_field("name").max_length or 160
 
 # Formats whose whole draw is fixed by the first round: no one joins once it has started.
 FIXED_DRAW = {
@@ -122,7 +123,7 @@ def entry_register_team(
     # Then the club's row: entries of the club's other events may name the same players (whose
     # records a club adopts below) and the same pair (one team): one writer at a time.
     lock_club(event.club_id)
-    name = clean_text(name)
+    name = clean_within(name, TEAM_NAME_MAX, what="A team's name")
     if event.individual:
         raise InvalidInput("A progressive event takes single players, not teams.")
     if player_one.id == player_two.id:
@@ -187,8 +188,9 @@ def entry_update(
             raise InvalidInput("Seeds are fixed once the first round exists.")
         _check_seed(entry.event, seed, exclude=entry.id)
     entry.seed, entry.rating = seed, rating
-    if clean_text(name):
-        entry.name = clean_text(name)
+    name = clean_within(name, TEAM_NAME_MAX, what="A team's name")
+    if name:
+        entry.name = name
     entry.save(update_fields=["seed", "rating", "name"])
     return entry
 

@@ -11,7 +11,7 @@ from django.db import transaction
 
 from kaiser_club.errors import InvalidInput
 from kaiser_club.models import Club
-from kaiser_club.text import clean_text
+from kaiser_club.text import clean_text, clean_within
 from scoring import services as scoring
 from scoring.models import Game
 from scoring.rules import RuleSet, RuleSetInvalid
@@ -162,9 +162,10 @@ def event_create(
 def _cleaned(**settings: Any) -> dict[str, Any]:
     """The settings with the event's name and venue as the app stores typed text (one line, no
     control or bidi formatting characters); a name with nothing left is refused."""
-    for field in ("name", "venue"):
+    what = {"name": ("An event's name", 160), "venue": ("A venue", 200)}
+    for field, (said, limit) in what.items():
         if field in settings:
-            settings[field] = clean_text(settings[field] or "")
+            settings[field] = clean_within(settings[field] or "", limit, what=said, field=field)
     if "name" in settings and not settings["name"]:
         raise InvalidInput("An event needs a name.", field_errors={"name": ["Required."]})
     return settings
