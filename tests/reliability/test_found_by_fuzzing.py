@@ -175,3 +175,15 @@ def test_an_event_name_longer_than_its_column_once_cleaned_is_refused() -> None:
     )
     answer = client.patch(f"/api/events/{event.id}/", {"name": QA * 80}, format="json")
     assert answer.status_code == 200
+
+
+def test_a_season_name_longer_than_its_column_once_cleaned_is_refused() -> None:
+    event = make_event(teams=0)
+    client = APIClient()
+    client.force_authenticate(member(event.club, Role.ORGANISER))
+    body = {"club": event.club.id, "name": QA * 100}
+    answer = client.post("/api/seasons/", body, format="json")
+    assert answer.status_code == 400
+    assert (
+        answer.json()["detail"] == "A season's name has at most 120 characters; this one has 200."
+    )

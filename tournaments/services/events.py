@@ -11,7 +11,7 @@ from django.db import transaction
 
 from kaiser_club.errors import InvalidInput
 from kaiser_club.models import Club
-from kaiser_club.text import clean_text, clean_within
+from kaiser_club.text import clean_within
 from scoring import services as scoring
 from scoring.models import Game
 from scoring.rules import RuleSet, RuleSetInvalid
@@ -68,7 +68,7 @@ def season_create(
     ends_on: dt.date | None = None,
     tiebreaks: Sequence[str] | None = None,
 ) -> Season:
-    name = clean_text(name)
+    name = clean_within(name, 120, what="A season's name")
     if not name:
         raise InvalidInput("A season needs a name.", field_errors={"name": ["Required."]})
     if starts_on and ends_on and ends_on < starts_on:
