@@ -63,6 +63,8 @@ TEXTS = [
     "\ufeff",
     "\r\n",
     "\u03a9" * 161,
+    "\u0958" * 160,  # one character as typed, two in the standard form (NFC) the app stores
+    "\ufb2c" * 60,  # one as typed, three in NFC
     "%s %(x)s {0}",
     "\\",
     "'\"",
@@ -148,7 +150,9 @@ ODD_TYPED = [
     "Eve\x07\x1b",
     "\u00c9lodie\u200f",
 ]
-NAME = st.sampled_from(["Ann", "Legion Hall Open", "Zo\u00eb & \u00dcnal", *ODD_TYPED])
+NAME = st.sampled_from(
+    ["Ann", "Legion Hall Open", "Zo\u00eb & \u00dcnal", "\u0958" * 100, *ODD_TYPED]
+)
 REASON = st.sampled_from(["", "wrong bid", "Scorekeeper typo", "late arrival", *ODD_TYPED])
 
 
