@@ -126,6 +126,7 @@ def test_a_withdrawal_reason_is_stored_cleaned_on_the_forfeited_game() -> None:
     )
     assert answer.status_code == 200, answer.json()
     pairing = Pairing.objects.get(Q(home=entry) | Q(away=entry))
+    assert pairing.game_id is not None
     change = GameChange.objects.get(game_id=pairing.game_id, action="forfeit")
     assert change.reason == "Eve ill"
 
