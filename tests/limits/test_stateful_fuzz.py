@@ -6,14 +6,18 @@ generated) and otherwise from the extremes of every type (``fuzz_values``). Afte
 - a 5xx is a failure, whatever the write;
 - accepted (2xx/3xx): every page and endpoint of the event it touched (``fuzz_reads``: the
   organiser's pages, the public pages, the projector, the table pages, the API, the CSV and the
-  JSON export) answers 200, or what that page documents;
+  JSON export) answers 200, or what that page documents; and no text people type (names,
+  venues, reasons) is stored otherwise than cleaned (``kaiser_club.text``);
 - refused (4xx): every row of the project's apps' tables is as it was before. No table is left
   out: no refusal here logs its attempt in the database (a wrong table code is counted in the
   cache, and the table code is not fuzzed).
 
-CI runs ``KAISER_FUZZ_RUNS`` (2) events of ``KAISER_FUZZ_STEPS`` (20) writes each; a longer
-run on one's own machine: ``KAISER_FUZZ_RUNS=40 KAISER_FUZZ_STEPS=60 KAISER_FUZZ_RANDOM=1
-pytest tests/limits/test_stateful_fuzz.py -s`` (``-s`` shows the counts tried)."""
+The event starts with round 1 drawn and started; the fuzzer also creates and imports events
+and starts friendly games of the club, and reads those too. CI runs ``KAISER_FUZZ_RUNS`` (3)
+events of ``KAISER_FUZZ_STEPS`` (15) writes each from a fixed seed (``KAISER_FUZZ_SEED``); a
+longer run on one's own machine: ``KAISER_FUZZ_RUNS=40 KAISER_FUZZ_STEPS=40
+KAISER_FUZZ_RANDOM=1 pytest tests/limits/test_stateful_fuzz.py -s`` (``-s`` shows the counts
+tried; ``KAISER_FUZZ_VERBOSE=1`` each write; ``KAISER_FUZZ_ONLY=event_import`` one kind)."""
 
 from __future__ import annotations
 
