@@ -188,3 +188,22 @@ def test_a_season_name_longer_than_its_column_once_cleaned_is_refused() -> None:
     assert (
         answer.json()["detail"] == "A season's name has at most 120 characters; this one has 200."
     )
+
+
+def test_a_number_too_large_for_a_float_is_refused_by_the_parser_not_a_500() -> None:
+    """Found by the stateful fuzzer: ``1e999`` reads as infinity, and an id of infinity made
+    the team's lookup fail with OverflowError (a 500) when a game was created."""
+    game = start_game()
+    client = APIClient()
+    client.force_authenticate(member(game.club, Role.ORGANISER))
+    raw = (
+        f'{{"club": {game.club.id}, "ns_team": {game.ns_team_id}, "ew_team": 1e999, '
+        '"first_dealer": 1}'
+    )
+    answer = client.generic("POST", "/api/games/", raw, content_type="application/json")
+    assert answer.status_code == 400
+    assert answer.json() == {
+        "detail": "The data sent holds a number too large to be read (such as 1e999): send "
+        "numbers as the API documentation shows.",
+        "code": "not_number",
+    }
