@@ -11,6 +11,7 @@ the CSV imports)."""
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Callable
 from typing import Any
 
@@ -55,6 +56,28 @@ def not_text_text() -> str:
         "The data sent holds text that is not valid Unicode (a lone surrogate such as \\ud800), "
         "which cannot be stored: send the text as UTF-8."
     )
+
+
+def too_big_number_text() -> str:
+    return gettext(
+        "The data sent holds a number too large to be read (such as 1e999): send numbers as "
+        "the API documentation shows."
+    )
+
+
+def holds_infinity(value: Any) -> bool:
+    """Whether parsed JSON holds a number too large for a float: ``json`` reads 1e999 as
+    infinity, which no integer or id can take (a query on it fails with OverflowError)."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, dict):
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+        elif isinstance(item, float) and not math.isfinite(item):
+            return True
+    return False
 
 
 def nesting_depth_exceeds(value: Any, limit: int = MAX_JSON_DEPTH) -> bool:

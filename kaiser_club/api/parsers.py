@@ -9,7 +9,12 @@ from typing import Any
 from rest_framework.parsers import JSONParser
 
 from kaiser_club.errors import InvalidInput
-from kaiser_club.request_limits import holds_unstorable_text, not_text_text
+from kaiser_club.request_limits import (
+    holds_infinity,
+    holds_unstorable_text,
+    not_text_text,
+    too_big_number_text,
+)
 
 
 class StorableJSONParser(JSONParser):
@@ -17,4 +22,6 @@ class StorableJSONParser(JSONParser):
         data = super().parse(stream, media_type, parser_context)
         if holds_unstorable_text(data):
             raise InvalidInput(not_text_text(), code="not_text")
+        if holds_infinity(data):
+            raise InvalidInput(too_big_number_text(), code="not_number")
         return data

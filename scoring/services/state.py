@@ -15,7 +15,7 @@ from django.utils import timezone
 
 from kaiser_club.errors import NotFound
 from kaiser_club.sentences import N_
-from kaiser_club.text import clean_text
+from kaiser_club.text import clean_reason
 
 from ..choices import GameStatus, HandAction
 from ..convert import (
@@ -182,5 +182,5 @@ def audit(
         hand_number=hand_number,
         before=entry_as_json(before) if before else None,
         after=entry_as_json(after) if after else None,
-        reason=clean_text(reason),  # every door's reason: shown in the game's history
+        reason=clean_reason(reason),
     )

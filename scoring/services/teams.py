@@ -9,10 +9,14 @@ from kaiser_club.actors import Actor
 from kaiser_club.errors import InvalidInput, NotAllowed
 from kaiser_club.models import Club, Player
 from kaiser_club.roles import Role
-from kaiser_club.text import clean_text
+from kaiser_club.sentences import N_
+from kaiser_club.text import clean_within
 
 from ..models import Team
 from ..scope import require_known_players
+
+TEAM_NAME_MAX = Team._meta.get_field("name").max_length or 160
+TEAM_NAME_TOO_LONG = N_("A team's name has at most %(limit)s characters; this one has %(length)s.")
 
 
 @transaction.atomic
@@ -26,6 +30,5 @@ def team_create(
         raise InvalidInput(gettext("A team needs two different players."))
     require_known_players(club=club, players=[player_one], field="player_one_id")
     require_known_players(club=club, players=[player_two], field="player_two_id")
-    return Team.objects.create(
-        club=club, player_one=player_one, player_two=player_two, name=clean_text(name)
-    )
+    name = clean_within(name, TEAM_NAME_MAX, too_long=TEAM_NAME_TOO_LONG)
+    return Team.objects.create(club=club, player_one=player_one, player_two=player_two, name=name)

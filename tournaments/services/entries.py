@@ -15,7 +15,7 @@ from kaiser_club.members.services import lock_club
 from kaiser_club.models import Club, Player
 from kaiser_club.people import Ambiguity, Choice, ChooseRecord, Pool, ambiguity
 from kaiser_club.sentences import N_
-from kaiser_club.text import clean_text
+from kaiser_club.text import clean_reason, clean_text, clean_within
 from scoring import services as scoring
 from scoring.choices import GameStatus
 from scoring.models import Team
@@ -26,12 +26,14 @@ from scoring.scope import (
     players_open_to,
     require_known_players,
 )
+from scoring.services.teams import TEAM_NAME_TOO_LONG
 
 from ..choices import EntryStatus, EventStatus, Format, ResultKind, SlotSide
 from ..models import Entry, Event, Pairing, Round, Substitution
 from .results import lock_event, pairing_forfeit
 
 NAME_MAX = Player._meta.get_field("name").max_length or 120
+TEAM_NAME_MAX = Entry._meta.get_field("name").max_length or 160
 
 # Formats whose whole draw is fixed by the first round: no one joins once it has started.
 FIXED_DRAW = {
@@ -126,7 +128,7 @@ def entry_register_team(
     # Then the club's row: entries of the club's other events may name the same players (whose
     # records a club adopts below) and the same pair (one team): one writer at a time.
     lock_club(event.club_id)
-    name = clean_text(name)
+    name = clean_within(name, TEAM_NAME_MAX, too_long=TEAM_NAME_TOO_LONG)
     if event.individual:
         raise InvalidInput(N_("A progressive event takes single players, not teams."))
     if player_one.id == player_two.id:
@@ -198,8 +200,9 @@ def entry_update(
             raise InvalidInput(N_("Seeds are fixed once the first round exists."))
         _check_seed(entry.event, seed, exclude=entry.id)
     entry.seed, entry.rating = seed, rating
-    if clean_text(name):
-        entry.name = clean_text(name)
+    name = clean_within(name, TEAM_NAME_MAX, too_long=TEAM_NAME_TOO_LONG)
+    if name:
+        entry.name = name
     entry.save(update_fields=["seed", "rating", "name"])
     return entry
 
@@ -332,7 +335,7 @@ def entry_substitute(
         seat=int(seat),
         replaced=replaced,
         substitute=substitute,
-        reason=clean_text(reason),
+        reason=clean_reason(reason),
         by=by,
     )
 

@@ -13,7 +13,7 @@ from kaiser_club.errors import InvalidInput
 from kaiser_club.models import Club
 from kaiser_club.sentences import N_
 from kaiser_club.sentences import of as said_by
-from kaiser_club.text import clean_text
+from kaiser_club.text import clean_within
 from scoring import services as scoring
 from scoring.models import Game
 from scoring.rules import RuleSet, RuleSetInvalid
@@ -77,7 +77,11 @@ def season_create(
     ends_on: dt.date | None = None,
     tiebreaks: Sequence[str] | None = None,
 ) -> Season:
-    name = clean_text(name)
+    name = clean_within(
+        name,
+        120,
+        too_long=N_("A season's name has at most %(limit)s characters; this one has %(length)s."),
+    )
     if not name:
         raise InvalidInput(N_("A season needs a name."), field_errors={"name": [N_("Required.")]})
     if starts_on and ends_on and ends_on < starts_on:
@@ -169,16 +173,13 @@ def event_create(
                 choices=", ".join(Format.values),
             )
         )
-    name = clean_text(name)
-    if not name:
-        raise InvalidInput(N_("An event needs a name."), field_errors={"name": [N_("Required.")]})
+    settings = _cleaned(name=name, **settings)
+    name = settings.pop("name")
     preset_name = preset_name or (
         "tournament" if kind == EventKind.TOURNAMENT else club.default_preset
     )
     rules = scoring.rules_from(preset_name=preset_name, changes=rule_changes)
     settings.setdefault("check_in_required", kind == EventKind.TOURNAMENT)
-    if "venue" in settings:
-        settings["venue"] = clean_text(settings["venue"] or "")
     if settings.get("tiebreaks") is None:
         settings.pop("tiebreaks", None)
     event = Event(
@@ -195,6 +196,24 @@ def event_create(
     _check(event)
     event.save()
     return event
+
+
+def _cleaned(**settings: Any) -> dict[str, Any]:
+    """The settings with the event's name and venue as the app stores typed text (one line, no
+    control or bidi formatting characters); a name with nothing left is refused."""
+    too_long = {
+        "name": (
+            N_("An event's name has at most %(limit)s characters; this one has %(length)s."),
+            160,
+        ),
+        "venue": (N_("A venue has at most %(limit)s characters; this one has %(length)s."), 200),
+    }
+    for field, (said, limit) in too_long.items():
+        if field in settings:
+            settings[field] = clean_within(settings[field] or "", limit, too_long=said, field=field)
+    if "name" in settings and not settings["name"]:
+        raise InvalidInput(N_("An event needs a name."), field_errors={"name": [N_("Required.")]})
+    return settings
 
 
 def games_started(event: Event) -> bool:
@@ -216,12 +235,7 @@ def event_update(*, event: Event, **changes: Any) -> Event:
                 unknown=", ".join(sorted(unknown)),
             )
         )
-    # Shown on every page of the event: one line, no control or bidi formatting characters.
-    for text in ("name", "venue"):
-        if text in changes:
-            changes[text] = clean_text(changes[text] or "")
-    if "name" in changes and not changes["name"]:
-        raise InvalidInput(N_("An event needs a name."), field_errors={"name": [N_("Required.")]})
+    changes = _cleaned(**changes)
     changed = {k for k, v in changes.items() if getattr(event, k) != v}
     if changed & PAIRING_SETTINGS and Round.objects.filter(event=event).exists():
         fixed = ", ".join(sorted(changed & PAIRING_SETTINGS)).replace("_", " ")

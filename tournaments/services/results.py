@@ -20,7 +20,7 @@ from django.db.models.functions import Greatest, Least
 
 from kaiser_club.errors import Conflict, InvalidInput
 from kaiser_club.sentences import N_, Np_, Sentence, joined, render
-from kaiser_club.text import clean_text
+from kaiser_club.text import clean_reason
 from scoring import services as scoring
 from scoring.choices import EndReasonChoice, GameStatus
 from scoring.models import Game
@@ -116,7 +116,7 @@ def apply_result(
     kind, side, home_points, away_points = outcome
     row.result, row.winner_side = kind, side
     row.home_points, row.away_points = home_points, away_points
-    row.reason = clean_text(reason)  # shown on the organiser's pages and in the export
+    row.reason = clean_reason(reason)
     row.points_set_by_organiser = points_by_hand
     row.save(
         update_fields=[
@@ -161,7 +161,7 @@ def undo_later(
             event=event,
             pairing=row,
             undone=record,
-            reason=clean_text(reason),
+            reason=clean_reason(reason),
             by=by if getattr(by, "is_authenticated", False) else None,
         )
     return record
@@ -394,7 +394,8 @@ def pairing_adjust(
     rollback: bool = False,
 ) -> Pairing:
     """An adjusted result, with its reason: it stands over the game's own result."""
-    if not reason.strip():
+    reason = clean_reason(reason)
+    if not reason:
         raise InvalidInput(
             N_("Give the reason for the adjusted result."),
             field_errors={"reason": [N_("Required.")]},
@@ -416,7 +417,7 @@ def pairing_adjust(
         raise InvalidInput(N_("The winner of an adjusted result needs the higher score, or a tie."))
     outcome = (ResultKind.ADJUSTED, winner, home_points, away_points)
     return apply_result(
-        event=event, row=row, outcome=outcome, reason=reason.strip(), by=by, rollback=rollback
+        event=event, row=row, outcome=outcome, reason=reason, by=by, rollback=rollback
     )
 
 
