@@ -45,5 +45,6 @@ REASON_LENGTH = 300  # every reason column of the app
 
 def clean_reason(text: str) -> str:
     """A reason as every reason column stores it: cleaned, and cut to the column (a reason is a
-    note for the record, cut rather than refused)."""
-    return clean_text(text)[:REASON_LENGTH]
+    note for the record, cut rather than refused). A cut that falls just after a space drops
+    it, so the stored reason is still as ``clean_text`` leaves it."""
+    return clean_text(text)[:REASON_LENGTH].rstrip(" ")

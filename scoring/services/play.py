@@ -71,7 +71,7 @@ def hand_discard_by(*, actor: Actor, game: Game, number: int, reason: str = "") 
         number=number,
         by=actor.by,
         by_label=actor.label,
-        reason=clean_text(reason)[:300],
+        reason=reason,  # cleaned and cut where the history is written (``audit``)
     )
 
 

@@ -114,6 +114,7 @@ def pending_discard(reason: Any) -> tuple[Any, Any]:
     [
         ("wrong\x00 bid", "wrong bid"),
         ("r" * 5000, "r" * 300),
+        ("r" * 299 + " bid", "r" * 299),  # cut just after a space: no space kept at its end
         ("\u202egnorw", "gnorw"),
         (["not", "text"], "['not', 'text']"),
         (1e308, "1e+308"),
