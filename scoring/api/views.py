@@ -96,6 +96,12 @@ class TeamViewSet(
         )
 
 
+def no_game(game_id: int | str) -> NotFound:
+    """The one refusal for a game that is not there or not the caller's to see (the game's
+    page, its actions and its hands say the same sentence)."""
+    return NotFound(N_("There is no game %(game_id)s that you can see.", game_id=game_id))
+
+
 class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet[Game]):
     filterset_fields = ["club", "status"]
     lookup_value_regex = r"\d+"  # /api/games/abc/ is a 404, not a ValueError (500)
@@ -109,15 +115,13 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gen
     def retrieve(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         game = game_with_hands(game_id=int(kwargs["pk"]), queryset=self.get_queryset())
         if game is None:
-            raise NotFound(
-                N_("There is no game %(game_id)s that you can see.", game_id=kwargs["pk"])
-            )
+            raise no_game(kwargs["pk"])
         return Response(GameDetailSerializer(game).data)
 
     def _game(self, pk: str, needed: GameAction) -> Game:
         game = self.get_queryset().filter(id=pk).first()
         if game is None:
-            raise NotFound(N_("There is no game %(pk)s that you can see.", pk=pk))
+            raise no_game(pk)
         if needed is not GameAction.READ and not may_on_game(
             user=self.request.user, action=needed, game=game
         ):  # the game's club's players see it: get_queryset holds those only
@@ -174,7 +178,7 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gen
         actor = Actor.of(request.user)
         game = game_for_actor(actor=actor, game_id=int(pk)) if int(pk) <= LARGEST_ID else None
         if game is None:
-            raise NotFound(N_("There is no game %(pk)s that you can see.", pk=pk))
+            raise no_game(pk)
         incoming = HandRecordSerializer(data=request.data)
         incoming.is_valid(raise_exception=True)
         seat = incoming.validated_data.get("entered_by_seat")
