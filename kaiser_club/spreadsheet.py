@@ -24,7 +24,7 @@ import re
 from collections.abc import Iterable
 from typing import Any, Protocol
 
-from kaiser_club.sentences import N_, Said, grouped
+from kaiser_club.sentences import N_, Sentence, grouped
 
 from .errors import InvalidInput
 
@@ -96,9 +96,11 @@ def csv_text(rows: Iterable[Iterable[Any]]) -> str:
     return out.getvalue()
 
 
-def check_csv_size(text: str, *, max_bytes: int, max_rows: int, rows_are: Said) -> None:
+def check_csv_size(text: str, *, max_bytes: int, max_rows: int, too_many_rows: Sentence) -> None:
     """Refuses a CSV file of more than ``max_bytes`` (as UTF-8) or more than ``max_rows`` rows
-    after its header (``rows_are``: what a row is, "members"). A file that is not CSV is left
+    after its header. ``too_many_rows`` says so in the import's own words, a whole sentence
+    with the parameters ``rows`` and ``max_rows`` (a translation agrees its words with what a
+    row is, which a noun slotted into a shared sentence cannot). A file that is not CSV is left
     to its import, which says where."""
     size = len(text.encode("utf-8", errors="replace"))
     if size > max_bytes:
@@ -119,11 +121,5 @@ def check_csv_size(text: str, *, max_bytes: int, max_rows: int, rows_are: Said) 
         return
     if rows > max_rows:
         raise InvalidInput(
-            N_(
-                "The file has %(rows)s %(rows_are)s; at most %(max_rows)s can be imported at once: "
-                "split it.",
-                rows=grouped(rows),
-                rows_are=rows_are,
-                max_rows=grouped(max_rows),
-            )
+            too_many_rows.with_params(rows=grouped(rows), max_rows=grouped(max_rows))
         )

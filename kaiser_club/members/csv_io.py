@@ -100,7 +100,14 @@ class Preview:
 def check_size(text: str) -> None:
     """Refuses a file bigger than one import takes, before the preview or the import (and its
     transaction) reads it: the page calls this first."""
-    check_csv_size(text, max_bytes=MAX_BYTES, max_rows=MAX_ROWS, rows_are=N_("members"))
+    check_csv_size(
+        text,
+        max_bytes=MAX_BYTES,
+        max_rows=MAX_ROWS,
+        too_many_rows=N_(
+            "The file has %(rows)s members; at most %(max_rows)s can be imported at once: split it."
+        ),
+    )
 
 
 def decode(data: bytes) -> str:

@@ -12,7 +12,9 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.core.management import CommandError, call_command
 from django.test import Client
+from django.utils import translation
 
+from kaiser_club.errors import InvalidInput
 from kaiser_club.members import csv_io
 from kaiser_club.models import Club, Player
 from kaiser_club.roles import Role
@@ -181,6 +183,35 @@ def test_an_entries_csv_over_its_rows_is_refused_before_the_import(
     upload = SimpleUploadedFile("entries.csv", entries_csv(2).encode() * 3, "text/csv")
     page = client.post(f"/events/{event.id}/entries/import/", {"file": upload})
     assert "at most 50 can be imported at once" in page.content.decode()
+
+
+@pytest.mark.parametrize(
+    ("check", "text", "french"),
+    [
+        (
+            csv_import.check_size,
+            entries_csv(4),
+            "Le fichier compte 4 inscriptions\u00a0; on peut en importer au plus 3 "
+            "à la fois\u00a0: divisez-le.",
+        ),
+        (
+            csv_io.check_size,
+            "name\nAnn\nBob\nCy\nDi\n",
+            "Le fichier compte 4 membres\u00a0; on peut en importer au plus 3 à la fois\u00a0: "
+            "divisez-le.",
+        ),
+    ],
+)
+def test_a_csv_over_its_rows_is_refused_in_the_readers_language(
+    check: Any, text: str, french: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Each import says its own whole sentence: the French agrees with what a row is.
+    monkeypatch.setattr(csv_import, "MAX_ROWS", 3)
+    monkeypatch.setattr(csv_io, "MAX_ROWS", 3)
+    with pytest.raises(InvalidInput) as refused, translation.override("fr"):
+        check(text)
+    with translation.override("fr"):
+        assert refused.value.message == french
 
 
 def test_a_members_csv_over_its_rows_is_refused_before_the_import(

@@ -337,4 +337,11 @@ def entries_import(*, event: Event, text: str) -> ImportResult:
 def check_size(text: str) -> None:
     """Refuses a file bigger than one import takes, before ``parse`` or ``entries_import``
     (and its transaction) reads it: both doors call this first."""
-    check_csv_size(text, max_bytes=MAX_BYTES, max_rows=MAX_ROWS, rows_are=N_("entries"))
+    check_csv_size(
+        text,
+        max_bytes=MAX_BYTES,
+        max_rows=MAX_ROWS,
+        too_many_rows=N_(
+            "The file has %(rows)s entries; at most %(max_rows)s can be imported at once: split it."
+        ),
+    )
