@@ -96,9 +96,9 @@ def club_and_role(request: Request, club_id: int, *, at_least: Role) -> tuple[Cl
         raise PermissionDenied(
             str(
                 N_(
-                    "This needs the %(label)s role in %(name)s.",
-                    label=at_least.label,
-                    name=club.name,
+                    "This needs the %(role)s role in %(club)s.",
+                    role=at_least.label,
+                    club=club.name,
                 )
             )
         )
