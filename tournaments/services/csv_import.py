@@ -26,11 +26,12 @@ from kaiser_club.errors import InvalidInput
 from kaiser_club.models import Club, Player
 from kaiser_club.people import Pool, facts_of, name_key, parse_choice
 from kaiser_club.request_limits import whole_number_text
-from kaiser_club.sentences import N_, Np_
+from kaiser_club.sentences import N_, Np_, render
 from kaiser_club.spreadsheet import check_csv_size
 from kaiser_club.text import clean_text
 from scoring.models import Team
 from scoring.scope import not_known, players_open_to
+from scoring.services.teams import TEAM_NAME_TOO_LONG
 
 from .. import limits
 from ..models import Entry, Event
@@ -226,10 +227,9 @@ def _check_rows(event: Event, rows: list[ImportRow], needed: list[str]) -> None:
                 row.new_players.append(name)
         team = row.values.get("team", "")
         if len(team) > TEAM_NAME_MAX:
-            row.errors.append(
-                gettext("A team's name has at most %(max)s characters; this one has %(n)s.")
-                % {"max": TEAM_NAME_MAX, "n": len(team)}
-            )
+            # The sentence the entries and teams services refuse a long name with.
+            too_long = TEAM_NAME_TOO_LONG.with_params(limit=TEAM_NAME_MAX, length=len(team))
+            row.errors.append(render(too_long))
         seed = row.values.get("seed", "")
         if seed:
             number = whole_number_text(seed, limits.SEED[1])
