@@ -247,8 +247,8 @@ def _check_rows(event: Event, rows: list[ImportRow], needed: list[str]) -> None:
                     )
                 elif row.seed in taken_seeds:
                     row.errors.append(
-                        gettext("Seed %(seed)s is already %(entry)s's.")
-                        % {"seed": seed, "entry": taken_seeds[row.seed]}
+                        gettext("Seed %(seed)s is already %(name)s's.")
+                        % {"seed": seed, "name": taken_seeds[row.seed]}
                     )
                 seen_seeds.setdefault(row.seed, row.line)
         rating = row.values.get("rating", "")
