@@ -33,6 +33,7 @@ from hypothesis import strategies as st
 
 from scoring.choices import GameStatus
 from scoring.models import Game, GameChange, Hand
+from tests.limits.fuzz_values import Raw, to_json
 from tests.scoring.hands import EW, NS, N, played, record
 from tests.table.helpers import Setup, make_table, opened
 from tournaments.models import Pairing
@@ -44,26 +45,6 @@ RANDOM = os.environ.get("KAISER_FUZZ_RANDOM") == "1"
 ENDPOINTS = ["preview", "hands", "confirm", "discard", "undo", "acknowledge"]
 WEIGHTED = ["hands", "hands", "preview", *ENDPOINTS]  # hands first: most state comes from them
 SENT: Counter[str] = Counter()
-
-
-class Raw:
-    """A JSON literal Python's json module would not write (1e999, NaN, -0)."""
-
-    def __init__(self, text: str) -> None:
-        self.text = text
-
-    def __repr__(self) -> str:
-        return f"Raw({self.text!r})"
-
-
-def dump(value: Any) -> str:
-    if isinstance(value, Raw):
-        return value.text
-    if isinstance(value, dict):
-        return "{" + ",".join(f"{json.dumps(k)}:{dump(v)}" for k, v in value.items()) + "}"
-    if isinstance(value, list):
-        return "[" + ",".join(dump(v) for v in value) + "]"
-    return json.dumps(value)
 
 
 ODD_NUMBERS = [
@@ -226,7 +207,7 @@ def request_text(setup: Setup, endpoint: str, draw: Any) -> str | bytes:
             | st.binary(max_size=64)
         )
     body = as_the_page_would(setup, endpoint, draw)
-    return dump(spoil(body, draw) if kind == "spoiled" else body)
+    return to_json(spoil(body, draw) if kind == "spoiled" else body)
 
 
 def table_rows(setup: Setup) -> dict[str, Any]:
