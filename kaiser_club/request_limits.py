@@ -65,29 +65,17 @@ def too_big_number_text() -> str:
     )
 
 
-def holds_infinity(value: Any) -> bool:
-    """Whether parsed JSON holds a number too large for a float: ``json`` reads 1e999 as
-    infinity, which no integer or id can take (a query on it fails with OverflowError)."""
-    stack = [value]
-    while stack:
-        item = stack.pop()
-        if isinstance(item, dict):
-            stack.extend(item.values())
-        elif isinstance(item, list):
-            stack.extend(item)
-        elif isinstance(item, float) and not math.isfinite(item):
-            return True
-    return False
-
-
 def nesting_depth_exceeds(value: Any, limit: int = MAX_JSON_DEPTH) -> bool:
     """Whether parsed JSON nests lists and objects more than ``limit`` deep (no recursion)."""
     return _first_fault(value, limit, texts=False) == "too_deep"
 
 
-def holds_unstorable_text(value: Any) -> bool:
-    """Whether parsed JSON holds a key or string with a lone surrogate."""
-    return _first_fault(value, 2**31, texts=True) == "not_text"
+def unreadable_value(value: Any) -> str | None:
+    """What parsed JSON holds that no column takes, in one walk: "not_text" (a key or string
+    with a lone surrogate), else "not_number" (a number too large for a float: ``json`` reads
+    1e999 as infinity, which no integer or id can take, and a query on it fails with
+    OverflowError), else None."""
+    return _first_fault(value, 2**31, texts=True, numbers=True)
 
 
 def _is_storable(text: str) -> bool:
@@ -99,9 +87,13 @@ def _is_storable(text: str) -> bool:
     return True
 
 
-def _first_fault(value: Any, limit: int, *, texts: bool = True) -> str | None:
-    """ "too_deep", "not_text" (when ``texts``) or None, walking parsed JSON without
-    recursion."""
+def _first_fault(
+    value: Any, limit: int, *, texts: bool = True, numbers: bool = False
+) -> str | None:
+    """ "too_deep", "not_text" (when ``texts``), "not_number" (when ``numbers``: a number
+    that is not finite, said only when neither of the others is found) or None, walking
+    parsed JSON without recursion."""
+    number_fault: str | None = None
     stack: list[tuple[Any, int]] = [(value, 1)]
     while stack:
         item, depth = stack.pop()
@@ -116,11 +108,13 @@ def _first_fault(value: Any, limit: int, *, texts: bool = True) -> str | None:
                 return "not_text"
             continue
         else:
+            if numbers and isinstance(item, float) and not math.isfinite(item):
+                number_fault = "not_number"
             continue
         if depth > limit:
             return "too_deep"
         stack.extend((child, depth + 1) for child in children)
-    return None
+    return number_fault
 
 
 def loads_bounded(text: str | bytes, *, texts: bool = True) -> Any:

@@ -9,19 +9,15 @@ from typing import Any
 from rest_framework.parsers import JSONParser
 
 from kaiser_club.errors import InvalidInput
-from kaiser_club.request_limits import (
-    holds_infinity,
-    holds_unstorable_text,
-    not_text_text,
-    too_big_number_text,
-)
+from kaiser_club.request_limits import not_text_text, too_big_number_text, unreadable_value
 
 
 class StorableJSONParser(JSONParser):
     def parse(self, stream: Any, media_type: Any = None, parser_context: Any = None) -> Any:
         data = super().parse(stream, media_type, parser_context)
-        if holds_unstorable_text(data):
+        fault = unreadable_value(data)  # one walk of the data for both
+        if fault == "not_text":
             raise InvalidInput(not_text_text(), code="not_text")
-        if holds_infinity(data):
+        if fault == "not_number":
             raise InvalidInput(too_big_number_text(), code="not_number")
         return data

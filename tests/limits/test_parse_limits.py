@@ -11,6 +11,7 @@ from django.test import Client
 from rest_framework.test import APIClient
 
 from kaiser_club.models import Club
+from kaiser_club.request_limits import unreadable_value
 from kaiser_club.roles import Role
 from scoring.models import Game, Hand, Team
 from tests.factories import member, start_game
@@ -132,3 +133,20 @@ def test_a_game_page_query_never_overflows() -> None:
     game = start_game(club=make_club())
     client = signed_in(game.club, Role.PLAYER)
     assert client.get(f"/api/games/{10**30}/").status_code == 404
+
+
+@pytest.mark.parametrize(
+    ("text", "fault"),
+    [
+        ('{"a": [1, 2.5, "x"]}', None),
+        ('{"a": [1, 1e999]}', "not_number"),
+        ('{"a": {"b": -1e999}}', "not_number"),
+        ('[NaN, "ok"]', "not_number"),
+        ('[1e999, "\\ud800"]', "not_text"),  # text first, wherever the number sits
+        ('{"\\ud800": 1e999}', "not_text"),
+    ],
+)
+def test_the_api_parser_finds_unreadable_text_before_an_unreadable_number(
+    text: str, fault: str | None
+) -> None:
+    assert unreadable_value(json.loads(text)) == fault
