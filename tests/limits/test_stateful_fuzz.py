@@ -185,7 +185,6 @@ class EventFuzz(RuleBasedStateMachine):
             made.append(response.json()["id"])
         self.read_everything(self.events[-1] if event_id is None else event_id)
         return response
-        return response
 
     def read_everything(self, event_id: int) -> None:
         friendly = [
