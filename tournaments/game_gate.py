@@ -65,6 +65,15 @@ def table_moved_on(pairing: Pairing) -> bool:
 
 # What the gate reads, from the game: a door that reads the game with these spares the query.
 GATE_RELATED = ("pairing__event", "pairing__round")  # the event's club is the game's
+GATE_READS = (  # of those rows, the columns read here
+    "pairing__table",
+    "pairing__event__club",
+    "pairing__event__kind",
+    "pairing__event__name",
+    "pairing__event__verification",
+    "pairing__round__number",
+    "pairing__round__status",
+)
 _PAIRING = Game.pairing  # the reverse side of Pairing.game
 _EVENT_CLUB: Any = Event.club
 _GAME_CLUB: Any = Game.club
