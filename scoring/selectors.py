@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.db.models import OuterRef, Prefetch, QuerySet, Subquery
 
 from kaiser_club.actors import Actor
+from kaiser_club.compiled import CompiledRead
 from kaiser_club.models import Membership
 from kaiser_club.roles import Role
 from kaiser_club.selectors import AnyUser, club_ids_with_role
@@ -71,40 +72,47 @@ def game_for_actor(*, actor: Actor, game_id: int) -> Game | None:
     what the event's rules read of it (``scoring.gates``), in ONE query: the actor's role in
     the game's club comes with it and is remembered by the actor."""
     user = actor.user
-    # The whole game row (its kept state), what its answer shows of its teams, and what the
-    # event's rules read: a third of the columns of the rows joined, compiled and planned for
-    # every hand.
-    qs = (
-        Game.objects.select_related(*GAME_TEAMS, *gate_related())
-        .only(*GAME_COLUMNS, *TEAMS_SHOWN, *gate_reads())
-        .filter(id=game_id)
-        .order_by()
-    )
     if not user.is_authenticated:
         return None
     if getattr(user, "is_staff", False):
-        game = _one(qs)
+        game = _READ_AS_STAFF.first(game_id)
         if game is not None:
             actor.remember_role(game.club_id, Role.CLUB_ADMIN)
             seats_from_teams(game)
         return game
-    # Unordered: one membership per club and player, and the model's ordering (club name,
-    # player name) joined two tables into the subquery and cost ~12 ms of planning a hand.
-    role = Membership.objects.filter(club_id=OuterRef("club_id"), player__user=user).order_by()
-    allowed = [r.value for r in Role if r.includes(Role.PLAYER)]
-    game = _one(
-        qs.annotate(actor_role=Subquery(role.values("role")[:1])).filter(actor_role__in=allowed)
-    )
+    game = _READ_AS_MEMBER.first(user.pk, game_id)
     if game is not None:
         actor.remember_role(game.club_id, Role(game.actor_role))  # type: ignore[attr-defined]
         seats_from_teams(game)
     return game
 
 
-def _one(qs: QuerySet[Game]) -> Game | None:
-    """The one game a filter by id finds, if any (no ORDER BY to compile or plan)."""
-    found = list(qs[:1])
-    return found[0] if found else None
+def _game_read(game_id: int) -> QuerySet[Game]:
+    # The whole game row (its kept state), what its answer shows of its teams, and what the
+    # event's rules read: a third of the columns of the rows joined.
+    return (
+        Game.objects.select_related(*GAME_TEAMS, *gate_related())
+        .only(*GAME_COLUMNS, *TEAMS_SHOWN, *gate_reads())
+        .filter(id=game_id)
+        .order_by()
+    )
+
+
+def _game_read_as_member(user_id: int, game_id: int) -> QuerySet[Game]:
+    # Unordered: one membership per club and player, and the model's ordering (club name,
+    # player name) joined two tables into the subquery and cost ~12 ms of planning a hand.
+    role = Membership.objects.filter(club_id=OuterRef("club_id"), player__user_id=user_id)
+    allowed = [r.value for r in Role if r.includes(Role.PLAYER)]
+    return (
+        _game_read(game_id)
+        .annotate(actor_role=Subquery(role.order_by().values("role")[:1]))
+        .filter(actor_role__in=allowed)
+    )
+
+
+# The same query at every hand but for its ids: compiled once per process.
+_READ_AS_STAFF = CompiledRead(_game_read)
+_READ_AS_MEMBER = CompiledRead(_game_read_as_member)
 
 
 def game_summary(*, game_id: int) -> Game:
