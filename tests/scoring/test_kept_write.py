@@ -76,7 +76,7 @@ def record_through_the_door(game: Game, by: Any) -> None:
 
 
 def test_both_writers_leave_the_same_rows(monkeypatch: pytest.MonkeyPatch) -> None:
-    by = UserFactory()
+    by: Any = UserFactory()
     by_statement = start_game(preset_name="standard")
     by_orm = start_game(preset_name="standard")
     record_through_the_door(by_statement, by)
