@@ -214,6 +214,13 @@ if REDIS_URL:
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 
+# Sessions in the database, read with one statement (kaiser_club/sessions.py); with Redis, kept
+# in the cache too for this long, so a signed-in request costs no query for its session. Never
+# with the cache in each worker's memory: a session ended by one worker would live on in the
+# others'.
+SESSION_ENGINE = "kaiser_club.sessions"
+SESSION_CACHE_SECONDS = env.int("DJANGO_SESSION_CACHE_SECONDS", default=300) if REDIS_URL else 0
+
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,

@@ -1,0 +1,176 @@
+"""Signed-in requests (kaiser_club/sessions.py, kaiser_club/signed_in.py): a session is read
+with one statement and its user with another, with or without the session cache; a session
+still ends at logout and at a password change; a cache that does not answer costs no request;
+CSRF is still asked of a session's writes to the API."""
+
+from __future__ import annotations
+
+import socket
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from django.contrib.auth import HASH_SESSION_KEY, SESSION_KEY
+from django.contrib.auth.models import User
+from django.contrib.sessions.backends.db import SessionStore as DjangoStore
+from django.core.cache import caches
+from django.db import connection
+from django.test import Client
+from django.test.utils import CaptureQueriesContext
+
+from kaiser_club.sessions import KEY_PREFIX, SessionStore
+
+pytestmark = pytest.mark.django_db
+
+PRESETS = "/api/presets/"
+CSRF = "a" * 32  # a CSRF secret's length
+
+
+def signed_in(user: User, **options: Any) -> Client:
+    client = Client(**options)
+    client.force_login(user)
+    return client
+
+
+def who(client: Client) -> Any:
+    """The user the next request is made by (the response's context says it)."""
+    return client.get("/").context["user"]
+
+
+@pytest.fixture
+def user() -> User:
+    return User.objects.create_user("floor", password="first password 1")
+
+
+@pytest.fixture
+def cached_sessions(settings: Any) -> Iterator[None]:
+    settings.SESSION_CACHE_SECONDS = 300
+    caches["default"].clear()
+    yield
+    caches["default"].clear()
+
+
+@pytest.fixture
+def redis_away(settings: Any) -> None:
+    """The cache is a Redis that refuses every connection (nothing listens on its port)."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    settings.SESSION_CACHE_SECONDS = 300
+    settings.CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": f"redis://127.0.0.1:{port}/0",
+            "OPTIONS": {"socket_connect_timeout": 0.5, "socket_timeout": 0.5},
+        }
+    }
+
+
+def test_the_engine_reads_what_djangos_database_engine_wrote_and_back(user: User) -> None:
+    theirs = DjangoStore()
+    theirs[SESSION_KEY] = str(user.pk)
+    theirs.create()
+    assert SessionStore(theirs.session_key)[SESSION_KEY] == str(user.pk)
+    ours = SessionStore()
+    ours["seen"] = 1
+    ours.create()
+    assert DjangoStore(ours.session_key)["seen"] == 1
+
+
+def test_an_unknown_or_expired_session_is_an_empty_one(user: User) -> None:
+    assert SessionStore("x" * 32).load() == {}
+    expired = SessionStore()
+    expired["seen"] = 1
+    expired.set_expiry(-1)
+    expired.create()
+    store = SessionStore(expired.session_key)
+    assert store.load() == {}
+    assert store.session_key is None  # a new key is made if it is written to
+
+
+def test_a_signed_in_api_request_costs_two_queries_the_session_and_its_user(user: User) -> None:
+    client = signed_in(user)
+    client.get(PRESETS)
+    with CaptureQueriesContext(connection) as ctx:
+        answer = client.get(PRESETS)
+    assert answer.status_code == 200
+    assert len(ctx.captured_queries) == 2, ctx.captured_queries
+    assert "django_session" in ctx.captured_queries[0]["sql"]
+    assert "auth_user" in ctx.captured_queries[1]["sql"]
+
+
+def test_csrf_is_still_asked_of_a_sessions_write(user: User) -> None:
+    client = signed_in(user, enforce_csrf_checks=True)
+    client.cookies["csrftoken"] = CSRF
+    refused = client.post(PRESETS, {}, content_type="application/json")
+    assert refused.status_code == 403
+    assert "CSRF" in refused.json()["detail"]
+    allowed = client.post(PRESETS, {}, content_type="application/json", HTTP_X_CSRFTOKEN=CSRF)
+    assert allowed.status_code == 405  # past authentication and CSRF: the list takes no POST
+
+
+@pytest.mark.parametrize("cached", [False, True])
+def test_a_session_ends_at_logout(user: User, settings: Any, cached: bool) -> None:
+    settings.SESSION_CACHE_SECONDS = 300 if cached else 0
+    caches["default"].clear()
+    client = signed_in(user)
+    kept = client.cookies["sessionid"].value
+    assert who(client) == user
+    client.post("/accounts/logout/")
+    stale = Client()
+    stale.cookies["sessionid"] = kept  # someone who kept the cookie
+    assert not who(stale).is_authenticated
+    assert caches["default"].get(KEY_PREFIX + kept) is None
+
+
+@pytest.mark.parametrize("cached", [False, True])
+def test_a_session_ends_at_a_password_change(user: User, settings: Any, cached: bool) -> None:
+    settings.SESSION_CACHE_SECONDS = 300 if cached else 0
+    caches["default"].clear()
+    client = signed_in(user)
+    assert who(client) == user
+    user.set_password("second password 2")
+    user.save()
+    assert not who(client).is_authenticated
+
+
+def test_a_session_signed_with_an_old_secret_is_moved_to_the_new_one(
+    user: User, settings: Any
+) -> None:
+    old = settings.SECRET_KEY
+    client = signed_in(user)
+    settings.SECRET_KEY, settings.SECRET_KEY_FALLBACKS = "a new secret " * 5, [old]
+    assert who(client) == user
+    key = client.cookies["sessionid"].value
+    assert SessionStore(key)[HASH_SESSION_KEY] == user.get_session_auth_hash()
+
+
+def test_a_cached_session_costs_one_query_its_user(user: User, cached_sessions: None) -> None:
+    client = signed_in(user)
+    client.get(PRESETS)  # read from the database once, then kept
+    with CaptureQueriesContext(connection) as ctx:
+        assert client.get(PRESETS).status_code == 200
+    assert [q["sql"] for q in ctx.captured_queries if "django_session" in q["sql"]] == []
+    assert len(ctx.captured_queries) == 1, ctx.captured_queries
+
+
+def test_the_cache_is_not_the_truth_a_session_it_does_not_hold_is_read(
+    user: User, cached_sessions: None
+) -> None:
+    client = signed_in(user)
+    caches["default"].clear()  # Redis restarted, emptied
+    assert who(client) == user
+
+
+def test_a_cache_that_does_not_answer_costs_no_request(user: User, redis_away: None) -> None:
+    client = signed_in(user, enforce_csrf_checks=True)  # the session is written: no error
+    client.cookies["csrftoken"] = CSRF
+    assert client.get(PRESETS).status_code == 200
+    assert who(client) == user
+    answer = client.post(PRESETS, {}, content_type="application/json", HTTP_X_CSRFTOKEN=CSRF)
+    assert answer.status_code == 405
+    kept = client.cookies["sessionid"].value
+    client.post("/accounts/logout/", HTTP_X_CSRFTOKEN=CSRF)
+    stale = Client()
+    stale.cookies["sessionid"] = kept
+    assert not who(stale).is_authenticated
