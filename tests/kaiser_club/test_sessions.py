@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 from django.contrib.auth import HASH_SESSION_KEY, SESSION_KEY
+from django.contrib.auth.backends import ModelBackend
 from django.contrib.auth.models import User
 from django.contrib.sessions.backends.db import SessionStore as DjangoStore
 from django.core.cache import caches
@@ -19,6 +20,7 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
 from kaiser_club.sessions import KEY_PREFIX, SessionStore
+from kaiser_club.signed_in import _read_user
 
 pytestmark = pytest.mark.django_db
 
@@ -86,6 +88,22 @@ def test_an_unknown_or_expired_session_is_an_empty_one(user: User) -> None:
     store = SessionStore(expired.session_key)
     assert store.load() == {}
     assert store.session_key is None  # a new key is made if it is written to
+
+
+def test_the_user_read_is_the_users_row(user: User) -> None:
+    read = _read_user(user.pk)
+    by_orm = ModelBackend().get_user(user.pk)
+    assert read is not None and by_orm is not None
+    fields = [f.attname for f in User._meta.concrete_fields]
+    assert [getattr(read, f) for f in fields] == [getattr(by_orm, f) for f in fields]
+    assert read._state.adding is False and read._state.db == "default"
+    assert _read_user(user.pk + 1000) is None
+
+
+def test_an_inactive_user_is_signed_out(user: User) -> None:
+    client = signed_in(user)
+    User.objects.filter(pk=user.pk).update(is_active=False)
+    assert not who(client).is_authenticated
 
 
 def test_a_signed_in_api_request_costs_two_queries_the_session_and_its_user(user: User) -> None:
