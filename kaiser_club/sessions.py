@@ -3,9 +3,12 @@ engine keeps them (same table, same encoding: a session made by either is read b
 
 Every signed-in request reads its session, so on PostgreSQL the read is one statement written
 once rather than a query compiled by the ORM on every request (the compiler cost ~0.4 ms a
-request here, more than the query). With ``SESSION_CACHE_SECONDS`` above 0 (set when Redis is
-configured) a session read is also kept in the cache for that long, shared by every worker: a
-request then costs a cache look-up instead of a query.
+request here, more than the query); when this process has seen the session before, the same
+statement reads its user's row (kaiser_club/signed_in.py): one round trip for both.
+
+With ``SESSION_CACHE_SECONDS`` above 0 (set when Redis is configured) a session read is also
+kept in the cache for that long, shared by every worker: a request then costs a cache look-up
+instead of a query.
 
 The database stays the truth: every write goes to it first, and a cache that fails (Redis
 stopped or hung: each call gives up after a second) is passed over, never an error. A session
@@ -24,21 +27,30 @@ import logging
 from typing import Any
 
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.contrib.sessions.backends import db
 from django.core.cache import caches
 from django.db import connections, router
 from django.utils import timezone
 
+from . import signed_in
+
 logger = logging.getLogger(__name__)
 
 KEY_PREFIX = "kaiser:session:"
 _READ = "SELECT session_data, expire_date FROM {table} WHERE session_key = %s AND expire_date > %s"
+_READ_WITH_USER = (
+    "SELECT s.session_data, s.expire_date, {columns} FROM {table} s "
+    "LEFT JOIN {users} u ON u.{pk} = %s WHERE s.session_key = %s AND s.expire_date > %s"
+)
 
 
 class SessionStore(db.SessionStore):
     def __init__(self, session_key: str | None = None) -> None:
         super().__init__(session_key)
         self._cache_seconds = int(getattr(settings, "SESSION_CACHE_SECONDS", 0))
+        # (user id, row) when the session's statement read its user too (kaiser_club/signed_in.py)
+        self.owner_row: tuple[Any, tuple[Any, ...]] | None = None
 
     # The database ---------------------------------------------------------------------------
 
@@ -50,12 +62,28 @@ class SessionStore(db.SessionStore):
         connection = connections[router.db_for_read(model)]
         if connection.vendor != "postgresql":  # the others' dates need the ORM's converters
             return super()._get_session_from_db()  # type: ignore[misc]
+        table = connection.ops.quote_name(model._meta.db_table)
+        user_id = signed_in.owner(key)
         with connection.cursor() as cursor:
-            cursor.execute(_READ.format(table=model._meta.db_table), [key, timezone.now()])
+            if user_id is None:
+                cursor.execute(_READ.format(table=table), [key, timezone.now()])
+            else:  # whose it was last time: that user's row comes in the same round trip
+                users = get_user_model()
+                cursor.execute(
+                    _READ_WITH_USER.format(
+                        table=table,
+                        columns=signed_in.user_columns(connection, "u"),
+                        users=connection.ops.quote_name(users._meta.db_table),
+                        pk=connection.ops.quote_name(str(users._meta.pk.column)),
+                    ),
+                    [user_id, key, timezone.now()],
+                )
             row = cursor.fetchone()
         if row is None:
             self._session_key = None
             return None
+        if user_id is not None:
+            self.owner_row = (user_id, row[2:])
         return model(session_key=key, session_data=row[0], expire_date=row[1])
 
     # The cache, when configured --------------------------------------------------------------

@@ -89,7 +89,7 @@ DATABASES["default"]["ATOMIC_REQUESTS"] = False
 DATABASES["default"].setdefault("CONN_MAX_AGE", env.int("DJANGO_CONN_MAX_AGE", default=60))
 DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
 # On PostgreSQL, Django's engine with a health check that costs no round trip (kaiser_club/db/).
-if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+if DATABASES["default"].get("ENGINE") == "django.db.backends.postgresql":
     DATABASES["default"]["ENGINE"] = "kaiser_club.db"
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
