@@ -15,6 +15,9 @@ client, one request at a time through requests.Session, p50 of each row:
                     user, the CSRF check, the request limits and DRF's checks all run; the
                     answer is DRF's 405 (the list takes no POST)
 
+Beside each p50, the server's own CPU time a request (gunicorn's processes, from /proc): on a
+shared machine the latency moves with everyone else's load, the CPU a request costs much less.
+
 Each row is run against a server without Redis (sessions in the database, the cache in each
 worker's memory) and, when Redis answers at --redis, against one with REDIS_URL set (as
 production and a hall with Redis run). The API rows are also given as a ratio to healthz.
@@ -31,6 +34,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -134,33 +138,52 @@ def rows(base: str, anonymous: requests.Session, session: requests.Session) -> l
     ]
 
 
-def timed(call: Callable[[], requests.Response], expected: int, count: int) -> list[float]:
+@dataclass
+class Measured:
+    seconds: list[float]
+    cpu: float  # the server's CPU seconds (gunicorn's processes, user + system) a request
+
+
+def cpu_seconds(pids: list[int]) -> float:
+    """CPU time used so far by these processes (Linux: /proc/<pid>/stat)."""
+    total = 0
+    for pid in pids:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        total += int(fields[11]) + int(fields[12])  # utime, stime
+    return total / os.sysconf("SC_CLK_TCK")
+
+
+def timed(
+    call: Callable[[], requests.Response], expected: int, count: int, pids: list[int]
+) -> Measured:
     for _ in range(min(100, count)):  # warm both workers and the connection
         call()
     seconds = []
+    cpu_before = cpu_seconds(pids)
     for _ in range(count):
         before = time.perf_counter()
         answer = call()
         seconds.append(time.perf_counter() - before)
         if answer.status_code != expected:
             raise RuntimeError(f"HTTP {answer.status_code}: {answer.text[:300]}")
-    return seconds
+    return Measured(seconds, (cpu_seconds(pids) - cpu_before) / count)
 
 
 def p50(values: list[float]) -> float:
     return statistics.median(values)
 
 
-def serve_and_time(user: User, redis_url: str) -> dict[str, list[float]]:
+def serve_and_time(user: User, redis_url: str) -> dict[str, Measured]:
     env = {**os.environ}
     if redis_url:
         env["REDIS_URL"] = redis_url
     log = Path(tempfile.mkstemp(prefix="bench-floor-gunicorn-", suffix=".log")[1])
-    results: dict[str, list[float]] = {}
+    results: dict[str, Measured] = {}
     with gunicorn(env, log, workers=ARGS.workers, access_log=False) as server:
         session = signed_in(user, server.url)
+        pids = server.pids()
         for label, call, expected in rows(server.url, requests.Session(), session):
-            results[label] = timed(call, expected, ARGS.requests)
+            results[label] = timed(call, expected, ARGS.requests, pids)
     return results
 
 
@@ -187,31 +210,32 @@ def queries() -> dict[str, int]:
     return counted
 
 
-def report(runs: dict[str, dict[str, list[float]]], counted: dict[str, int]) -> None:
+def report(runs: dict[str, dict[str, Measured]], counted: dict[str, int]) -> None:
     load = ", ".join(f"{x:.2f}" for x in os.getloadavg())
     print()
     print(
         f"{ARGS.requests:,} requests a row, one at a time; gunicorn {ARGS.workers} workers; "
         f"{os.cpu_count()} CPUs shared with whatever else runs; load average now {load}"
     )
+    print("server CPU: gunicorn's own CPU time a request (PostgreSQL's and Redis' not counted)")
     for setup, results in runs.items():
         print()
-        header = f"{setup:<24} {'p50 ms':>8} {'p95 ms':>8} {'/ healthz':>10}"
+        header = f"{setup:<24} {'p50 ms':>8} {'p95 ms':>8} {'/ healthz':>10} {'server CPU ms':>14}"
         print(header)
         print("-" * len(header))
-        floor = p50(results["healthz"])
-        for label, seconds in results.items():
-            ordered = sorted(seconds)
-            p95 = ordered[int(0.95 * (len(ordered) - 1))]
-            ratio = p50(seconds) / floor
-            print(f"{label:<24} {p50(seconds) * 1000:>8.2f} {p95 * 1000:>8.2f} {ratio:>9.1f}x")
-            summary.add(
-                "floor",
-                f"{setup}: {label}: p50",
-                p50(seconds) * 1000,
-                "ms",
-                f"{ratio:.1f}x healthz",
+        floor = p50(results["healthz"].seconds)
+        for label, measured in results.items():
+            ordered = sorted(measured.seconds)
+            middle, p95 = p50(ordered), ordered[int(0.95 * (len(ordered) - 1))]
+            ratio = middle / floor
+            print(
+                f"{label:<24} {middle * 1000:>8.2f} {p95 * 1000:>8.2f} {ratio:>9.1f}x "
+                f"{measured.cpu * 1000:>14.2f}"
             )
+            summary.add(
+                "floor", f"{setup}: {label}: p50", middle * 1000, "ms", f"{ratio:.1f}x healthz"
+            )
+            summary.add("floor", f"{setup}: {label}: server CPU", measured.cpu * 1000, "ms")
     print()
     for label, number in counted.items():
         print(f"queries, {label}: {number}")
