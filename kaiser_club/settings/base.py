@@ -216,12 +216,8 @@ if REDIS_URL:
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 
-# Sessions in the database, read with one statement (kaiser_club/sessions.py); with Redis, kept
-# in the cache too for this long, so a signed-in request costs no query for its session. Never
-# with the cache in each worker's memory: a session ended by one worker would live on in the
-# others'.
+# Sessions in the database, read with their user in one statement (kaiser_club/sessions.py).
 SESSION_ENGINE = "kaiser_club.sessions"
-SESSION_CACHE_SECONDS = env.int("DJANGO_SESSION_CACHE_SECONDS", default=300) if REDIS_URL else 0
 
 LOGGING = {
     "version": 1,

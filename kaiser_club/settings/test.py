@@ -15,7 +15,6 @@ STORAGES = {
     "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
 }
 CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
-SESSION_CACHE_SECONDS = 0  # tests of the cached sessions turn it on
 AXES_ENABLED = False  # tests of the lockout switch it back on
 # No collectstatic before the tests: whitenoise looks files up per request instead of warning
 # at every middleware start that staticfiles/ does not exist.

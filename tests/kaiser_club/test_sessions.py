@@ -1,12 +1,12 @@
 """Signed-in requests (kaiser_club/sessions.py, kaiser_club/signed_in.py): a session is read
-with one statement and its user with another, with or without the session cache; a session
-still ends at logout and at a password change; a cache that does not answer costs no request;
-CSRF is still asked of a session's writes to the API."""
+with one statement and its user with another, or both in one once the process knows whose the
+session is; a session still ends at logout, at a password change, for an inactive or deleted
+user; a Redis that does not answer costs no signed-in request; CSRF is still asked of a
+session's writes to the API."""
 
 from __future__ import annotations
 
 import socket
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -14,13 +14,12 @@ from django.contrib.auth import HASH_SESSION_KEY, SESSION_KEY
 from django.contrib.auth.backends import ModelBackend
 from django.contrib.auth.models import User
 from django.contrib.sessions.backends.db import SessionStore as DjangoStore
-from django.core.cache import caches
 from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
 from kaiser_club import signed_in as signed_in_module
-from kaiser_club.sessions import KEY_PREFIX, SessionStore
+from kaiser_club.sessions import SessionStore
 from kaiser_club.signed_in import _read_user
 
 pytestmark = pytest.mark.django_db
@@ -46,20 +45,11 @@ def user() -> User:
 
 
 @pytest.fixture
-def cached_sessions(settings: Any) -> Iterator[None]:
-    settings.SESSION_CACHE_SECONDS = 300
-    caches["default"].clear()
-    yield
-    caches["default"].clear()
-
-
-@pytest.fixture
 def redis_away(settings: Any) -> None:
     """The cache is a Redis that refuses every connection (nothing listens on its port)."""
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
-    settings.SESSION_CACHE_SECONDS = 300
     settings.CACHES = {
         "default": {
             "BACKEND": "django.core.cache.backends.redis.RedisCache",
@@ -148,10 +138,7 @@ def test_csrf_is_still_asked_of_a_sessions_write(user: User) -> None:
     assert allowed.status_code == 405  # past authentication and CSRF: the list takes no POST
 
 
-@pytest.mark.parametrize("cached", [False, True])
-def test_a_session_ends_at_logout(user: User, settings: Any, cached: bool) -> None:
-    settings.SESSION_CACHE_SECONDS = 300 if cached else 0
-    caches["default"].clear()
+def test_a_session_ends_at_logout(user: User) -> None:
     client = signed_in(user)
     kept = client.cookies["sessionid"].value
     assert who(client) == user
@@ -159,13 +146,9 @@ def test_a_session_ends_at_logout(user: User, settings: Any, cached: bool) -> No
     stale = Client()
     stale.cookies["sessionid"] = kept  # someone who kept the cookie
     assert not who(stale).is_authenticated
-    assert caches["default"].get(KEY_PREFIX + kept) is None
 
 
-@pytest.mark.parametrize("cached", [False, True])
-def test_a_session_ends_at_a_password_change(user: User, settings: Any, cached: bool) -> None:
-    settings.SESSION_CACHE_SECONDS = 300 if cached else 0
-    caches["default"].clear()
+def test_a_session_ends_at_a_password_change(user: User) -> None:
     client = signed_in(user)
     assert who(client) == user
     user.set_password("second password 2")
@@ -182,23 +165,6 @@ def test_a_session_signed_with_an_old_secret_is_moved_to_the_new_one(
     assert who(client) == user
     key = client.cookies["sessionid"].value
     assert SessionStore(key)[HASH_SESSION_KEY] == user.get_session_auth_hash()
-
-
-def test_a_cached_session_costs_one_query_its_user(user: User, cached_sessions: None) -> None:
-    client = signed_in(user)
-    client.get(PRESETS)  # read from the database once, then kept
-    with CaptureQueriesContext(connection) as ctx:
-        assert client.get(PRESETS).status_code == 200
-    assert [q["sql"] for q in ctx.captured_queries if "django_session" in q["sql"]] == []
-    assert len(ctx.captured_queries) == 1, ctx.captured_queries
-
-
-def test_the_cache_is_not_the_truth_a_session_it_does_not_hold_is_read(
-    user: User, cached_sessions: None
-) -> None:
-    client = signed_in(user)
-    caches["default"].clear()  # Redis restarted, emptied
-    assert who(client) == user
 
 
 def test_a_cache_that_does_not_answer_costs_no_request(user: User, redis_away: None) -> None:
