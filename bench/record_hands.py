@@ -11,7 +11,8 @@ reaches 15 hands). The same stream is then written:
   bare SQL  the floor: through psycopg, one transaction per hand, INSERT INTO scoring_hand and
             UPDATE scoring_game with values the engine worked out beforehand;
   services  scoring.services.hand_record in this process as a door calls it: the game's row
-            read, the hand applied to the state it keeps (update game, insert hand and audit row);
+            read, the hand applied to the state it keeps (update game, insert hand and history
+            line: one statement, scoring/services/kept_write.py);
   HTTP      POST /api/games/<id>/hands/ to gunicorn (2 workers, production settings in hall
             mode), one client, one request at a time, through requests.Session.
 

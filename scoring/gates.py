@@ -35,18 +35,26 @@ class Ruling:
 Gate = Callable[[Game, Actor, Step], Ruling | None]
 _gates: list[Gate] = []
 _related: list[str] = []
+_reads: list[str] = []
 
 
-def register(gate: Gate, *, related: tuple[str, ...] = ()) -> None:
+def register(gate: Gate, *, related: tuple[str, ...] = (), reads: tuple[str, ...] = ()) -> None:
     """``related``: what the gate reads of a game, as ``select_related`` paths from Game, so
-    that a door reading the game once (``gate_related``) spares the gate its own query."""
+    that a door reading the game once (``gate_related``) spares the gate its own query.
+    ``reads``: the columns the gate reads along them, as ``only`` paths (``gate_reads``): a
+    door that reads no more of those rows reads these columns only."""
     if gate not in _gates:
         _gates.append(gate)
     _related.extend(path for path in related if path not in _related)
+    _reads.extend(path for path in reads if path not in _reads)
 
 
 def gate_related() -> list[str]:
     return list(_related)
+
+
+def gate_reads() -> list[str]:
+    return list(_reads)
 
 
 def rule_for(*, game: Game, actor: Actor, step: Step) -> Ruling:

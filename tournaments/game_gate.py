@@ -4,7 +4,7 @@ take a hand back. Registered with ``scoring.gates`` when the app is ready."""
 
 from __future__ import annotations
 
-from typing import cast
+from typing import Any, cast
 
 from django.utils.translation import gettext
 
@@ -64,8 +64,19 @@ def table_moved_on(pairing: Pairing) -> bool:
 
 
 # What the gate reads, from the game: a door that reads the game with these spares the query.
-GATE_RELATED = ("pairing__event__club", "pairing__round")
+GATE_RELATED = ("pairing__event", "pairing__round")  # the event's club is the game's
+GATE_READS = (  # of those rows, the columns read here
+    "pairing__table",
+    "pairing__event__club",
+    "pairing__event__kind",
+    "pairing__event__name",
+    "pairing__event__verification",
+    "pairing__round__number",
+    "pairing__round__status",
+)
 _PAIRING = Game.pairing  # the reverse side of Pairing.game
+_EVENT_CLUB: Any = Event.club
+_GAME_CLUB: Any = Game.club
 
 
 def remember_pairing(game: Game, pairing: Pairing) -> None:
@@ -79,17 +90,24 @@ def _pairing_of(game: Game) -> Pairing | None:
         found = cast(Pairing | None, _PAIRING.related.get_cached_value(game))
         if found is None:
             return None
-        if (
-            type(found).event.is_cached(found)  # type: ignore[attr-defined]
-            and type(found).round.is_cached(found)  # type: ignore[attr-defined]
-            and Event.club.is_cached(found.event)  # type: ignore[attr-defined]
-        ):
-            return found
+        read_with_it: Any = type(found)
+        if read_with_it.event.is_cached(found) and read_with_it.round.is_cached(found):
+            _club_from_game(found.event, game)
+            if _EVENT_CLUB.is_cached(found.event):
+                return found
     return (
         Pairing.objects.filter(game_id=game.id)
         .select_related("event", "event__club", "round")
         .first()
     )
+
+
+def _club_from_game(event: Event, game: Game) -> None:
+    """An event's games are its club's: the club read with the game is the event's."""
+    if event.club_id != game.club_id or _EVENT_CLUB.is_cached(event):
+        return
+    if _GAME_CLUB.is_cached(game):
+        _EVENT_CLUB.field.set_cached_value(event, game.club)
 
 
 def event_gate(game: Game, actor: Actor, step: Step) -> Ruling | None:

@@ -7,6 +7,7 @@ from typing import Any
 
 from rest_framework import serializers
 
+from kaiser_club.api.representation import BoundOnce
 from kaiser_club.models import Club, Player
 from kaiser_club.request_limits import LARGEST_ID
 from kaiser_club.sentences import N_
@@ -26,13 +27,13 @@ from ..rules import Team as Side
 HAND_NUMBER_MAX = 32767  # Hand.number is a PositiveSmallIntegerField
 
 
-class PlayerRefSerializer(serializers.ModelSerializer[Player]):
+class PlayerRefSerializer(BoundOnce, serializers.ModelSerializer[Player]):
     class Meta:
         model = Player
         fields = ["id", "name"]
 
 
-class TeamSerializer(serializers.ModelSerializer[Team]):
+class TeamSerializer(BoundOnce, serializers.ModelSerializer[Team]):
     player_one = PlayerRefSerializer(read_only=True)
     player_two = PlayerRefSerializer(read_only=True)
     player_one_id = serializers.PrimaryKeyRelatedField(
@@ -154,7 +155,7 @@ class HandUndoSerializer(serializers.Serializer[dict[str, Any]]):
     )
 
 
-class HandSerializer(serializers.ModelSerializer[Hand]):
+class HandSerializer(BoundOnce, serializers.ModelSerializer[Hand]):
     class Meta:
         model = Hand
         fields = [
@@ -185,7 +186,7 @@ class HandSerializer(serializers.ModelSerializer[Hand]):
         ]
 
 
-class GameSerializer(serializers.ModelSerializer[Game]):
+class GameSerializer(BoundOnce, serializers.ModelSerializer[Game]):
     ns_team = TeamSerializer(read_only=True)
     ew_team = TeamSerializer(read_only=True)
     seats = serializers.SerializerMethodField()
@@ -283,7 +284,7 @@ class GameChangeSerializer(serializers.ModelSerializer[GameChange]):
         return change.by.get_username() if change.by else change.by_label
 
 
-class RecordedSerializer(serializers.Serializer[Any]):
+class RecordedSerializer(BoundOnce, serializers.Serializer[Any]):
     hand = HandSerializer()
     game = GameSerializer()
 

@@ -28,15 +28,18 @@ from ..convert import (
 from ..errors import ClientIdReused, HandAwaitingConfirmation, HandNotAccepted, StaleGame
 from ..models import Game, Hand
 from ..rules import HandEntry, HandRefused, apply_hand
+from .kept_write import write_kept_hand
 from .state import (
+    announce_saved,
     audit,
     call_time_if_due,
+    change_line,
     current_state,
     first_broken_hand,
     guard_result_change,
+    kept_fields,
     lock_game,
     replay_entries,
-    save_kept_state,
     save_state,
 )
 
@@ -118,10 +121,6 @@ def hand_record(
     )
 
 
-class _Moved(Exception):
-    """The game's row changed since it was read: the fast path gives way to the locked one."""
-
-
 def _record_on_kept(
     game: Game,
     *,
@@ -153,31 +152,26 @@ def _record_on_kept(
         return None  # said by the locked path, after a pending hand or a retry
     result = state.hands[-1]
     kept = before if pending else state
+    fields = kept_fields(game, kept, now=now)
+    hand = Hand(
+        game=game,
+        client_id=client_id,
+        request_digest=digest,
+        status=HandStatus.PENDING if pending else HandStatus.CONFIRMED,
+        entered_by_seat=entered_by_seat,
+        recorded_by=by if getattr(by, "is_authenticated", False) else None,
+        **entry_fields(entry),
+        **result_fields(result),
+    )
+    change = change_line(
+        game, HandAction.RECORD, by=by, by_label=by_label, hand_number=hand.number, after=entry
+    )
     try:
-        with transaction.atomic():
-            fields = save_kept_state(game, kept, now=now)
-            if fields is None:
-                raise _Moved
-            hand = Hand.objects.create(
-                game=game,
-                client_id=client_id,
-                request_digest=digest,
-                status=HandStatus.PENDING if pending else HandStatus.CONFIRMED,
-                entered_by_seat=entered_by_seat,
-                recorded_by=by if getattr(by, "is_authenticated", False) else None,
-                **entry_fields(entry),
-                **result_fields(result),
-            )
-            audit(
-                game,
-                HandAction.RECORD,
-                by=by,
-                by_label=by_label,
-                hand_number=hand.number,
-                after=entry,
-            )
-    except (_Moved, IntegrityError):
+        if not write_kept_hand(game, fields, hand, change):
+            return None  # the game moved on since it was read
+    except IntegrityError:
         return None  # a retry (its id is taken) or a pending hand (its number is)
+    announce_saved(game, kept)
     for name, value in fields.items():
         setattr(game, name, value)
     return Recorded(hand=hand, game=game, created=True)

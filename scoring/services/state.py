@@ -129,23 +129,19 @@ def save_state(game: Game, state: GameState, *, extra_fields: Iterable[str] = ()
     _announce(game.id, was_finished=was_finished, over=state.over)
 
 
-def save_kept_state(
-    game: Game, state: GameState, *, now: datetime | None = None
-) -> dict[str, Any] | None:
-    """``save_state`` for a row read without a lock: one UPDATE, made only if the row is
-    still the version that was read. The fields written (to set on ``game`` once the
-    transaction holds), or None if the game moved on meanwhile (nothing written)."""
-    now = now or timezone.now()
-    was_finished = game.status == GameStatus.FINISHED
+def kept_fields(game: Game, state: GameState, *, now: datetime) -> dict[str, Any]:
+    """The columns ``save_state`` writes, for a row read without a lock and written only if it
+    is still the version that was read (``kept_write.write_kept_hand``)."""
     fields = state_fields(state)
     fields["ended_at"] = (game.ended_at or now) if state.over else None
     fields["version"] = game.version + 1
     fields["updated_at"] = now
-    written = Game.objects.filter(id=game.id, version=game.version).update(**fields)
-    if written != 1:
-        return None
-    _announce(game.id, was_finished=was_finished, over=state.over)
     return fields
+
+
+def announce_saved(game: Game, state: GameState) -> None:
+    """What ``save_state`` says after the commit, for a state written by other means."""
+    _announce(game.id, was_finished=game.status == GameStatus.FINISHED, over=state.over)
 
 
 def _announce(game_id: int, *, was_finished: bool, over: bool) -> None:
@@ -174,7 +170,31 @@ def audit(
     after: HandEntry | None = None,
     reason: str = "",
 ) -> None:
-    GameChange.objects.create(
+    change_line(
+        game,
+        action,
+        by=by,
+        by_label=by_label,
+        hand_number=hand_number,
+        before=before,
+        after=after,
+        reason=reason,
+    ).save(force_insert=True)
+
+
+def change_line(
+    game: Game,
+    action: str,
+    *,
+    by: User | None = None,
+    by_label: str = "",
+    hand_number: int | None = None,
+    before: HandEntry | None = None,
+    after: HandEntry | None = None,
+    reason: str = "",
+) -> GameChange:
+    """The game's history line for a change, not yet saved."""
+    return GameChange(
         game=game,
         action=action,
         by=by if getattr(by, "is_authenticated", False) else None,

@@ -41,6 +41,9 @@ def selects_run(monkeypatch: pytest.MonkeyPatch) -> list[int]:
 
 def test_the_engine_is_djangos_postgresql_one(kept: Any) -> None:
     assert connection.settings_dict["ENGINE"] == "kaiser_club.db"
+    # What the settings give Django's PostgreSQL engine they give this one (it was named by
+    # its Django name there): values bound beside the statement, so psycopg prepares it.
+    assert connection.settings_dict["OPTIONS"]["server_side_binding"] is True
     assert isinstance(kept, django_base.DatabaseWrapper)
     assert kept.vendor == "postgresql"
 

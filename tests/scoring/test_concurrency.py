@@ -17,14 +17,14 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
-from django.db import connection
+from django.db import connection, transaction
 from rest_framework.test import APIClient
 
 from kaiser_club.roles import Role
 from scoring import services
 from scoring.errors import StaleGame
 from scoring.models import Game, Hand
-from scoring.services import state
+from scoring.services import kept_write, state
 from tests.conftest import IN_CI
 from tests.factories import member, start_game
 from tests.scoring.hands import EW, NS, E, N, hand_json, played
@@ -50,7 +50,7 @@ class Race:
         self.barrier = threading.Barrier(2, timeout=20)
         self.locked_at: dict[str, float] = {}
         met: set[str] = set()
-        real_lock, real_save = state.lock_game, state.save_kept_state
+        real_lock, real_write = state.lock_game, kept_write.write_kept_hand
 
         def meet() -> None:
             # Each thread waits once, at the first write it reaches: the lock of the replaying
@@ -68,16 +68,19 @@ class Race:
             time.sleep(HOLD)
             return game
 
-        def save_at_the_barrier(game: Game, kept: Any, **kwargs: Any) -> Any:
+        def write_at_the_barrier(game: Game, *args: Any) -> bool:
             meet()
-            written = real_save(game, kept, **kwargs)
-            if written is not None:
-                self.locked_at.setdefault(threading.current_thread().name, time.monotonic())
-                time.sleep(HOLD)
+            # The one statement commits at once; a transaction around it holds the row lock
+            # while the other thread's statement waits for it.
+            with transaction.atomic():
+                written = real_write(game, *args)
+                if written:
+                    self.locked_at.setdefault(threading.current_thread().name, time.monotonic())
+                    time.sleep(HOLD)
             return written
 
         monkeypatch.setattr("scoring.services.hands.lock_game", lock_at_the_barrier)
-        monkeypatch.setattr("scoring.services.hands.save_kept_state", save_at_the_barrier)
+        monkeypatch.setattr("scoring.services.hands.write_kept_hand", write_at_the_barrier)
 
     def run(self, **calls: Callable[[], Any]) -> dict[str, Any]:
         outcomes: dict[str, Any] = {}

@@ -1,0 +1,113 @@
+"""A read the ORM compiles once per process instead of at every request.
+
+Compiling a queryset to SQL is pure Python and costs about as much as PostgreSQL takes to run
+a small query: for the hand's game read (a dozen joined tables, the writer's role as a
+subquery) it was the largest part of the request. ``CompiledRead`` builds the queryset once
+with marker values in place of its arguments, keeps the SQL and the compiler, and for each
+call runs the same SQL with the real values, turning rows into objects exactly as Django's
+``ModelIterable`` does (its converters, ``from_db``, the related objects' populators, the
+annotations). It leans on the compiler's attributes (``select``, ``klass_info``,
+``annotation_col_map``) as Django 5.2 has them; tests/kaiser_club/test_compiled.py holds its
+answers equal to the queryset's own, so a Django that changes them fails there.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from typing import Any, Generic, TypeVar
+
+from django.core.exceptions import EmptyResultSet, FullResultSet
+from django.db import connections, models
+from django.db.models.query import get_related_populators
+
+M = TypeVar("M", bound=models.Model)
+
+# A compiled read: the compiler (its select and populators), the SQL, its parameters, and
+# which parameters are which argument.
+Compiled = tuple[Any, str, tuple[Any, ...], list[tuple[int, int]]]
+
+# Arguments are ids: markers within any integer column's range, each one different, found
+# among the parameters only where an argument went.
+_MARKERS = (1_987_654_321, 1_987_654_322, 1_987_654_323, 1_987_654_324)
+
+
+class CompiledRead(Generic[M]):
+    """``build(*ids)`` returns the queryset for those ids; ``first(*ids)`` its first object.
+
+    Every argument must reach the SQL as parameters, unchanged (a primary or foreign key
+    compared with ``=``); a build where one does not is never cached and runs as a queryset.
+    The queryset is cut to its first row (no ORDER BY is added: filter it to one)."""
+
+    def __init__(self, build: Callable[..., models.QuerySet[M]], *, using: str = "default"):
+        self.build = build
+        self.using = using
+        self._compiled: dict[str, Any] = {}
+        self._lock = threading.Lock()
+
+    def first(self, *ids: int) -> M | None:
+        compiled = self._compiled_for(len(ids))
+        if compiled is None:
+            found = list(self.build(*ids)[:1])
+            return found[0] if found else None
+        compiler, sql, params, slots = compiled
+        values = list(params)
+        for slot, argument in slots:
+            values[slot] = ids[argument]
+        with connections[self.using].cursor() as cursor:
+            cursor.execute(sql, values)
+            rows = cursor.fetchmany(1)
+        objects = _objects(compiler, rows, self.using)
+        return objects[0] if objects else None
+
+    def _compiled_for(self, count: int) -> Compiled | None:
+        vendor = connections[self.using].vendor
+        if vendor not in self._compiled:
+            with self._lock:
+                if vendor not in self._compiled:
+                    self._compiled[vendor] = self._compile(count)
+        found: Compiled | None = self._compiled[vendor]
+        return found
+
+    def _compile(self, count: int) -> Compiled | None:
+        markers = _MARKERS[:count]
+        queryset = self.build(*markers)[:1]
+        compiler = queryset.query.get_compiler(using=self.using)
+        try:
+            sql, params = compiler.as_sql()
+        except (EmptyResultSet, FullResultSet):
+            return None  # the marker itself decided the WHERE: an argument is not a parameter
+        slots = [
+            (slot, argument)
+            for argument, marker in enumerate(markers)
+            for slot, param in enumerate(params)
+            if param == marker
+        ]
+        if {argument for _, argument in slots} != set(range(count)):
+            return None  # an argument did not reach the SQL as it was given: not cacheable
+        if getattr(queryset, "_known_related_objects", None):
+            return None
+        return compiler, sql, tuple(params), slots
+
+
+def _objects(compiler: Any, rows: list[Any], db: str) -> list[Any]:
+    """The rows as objects, as ``django.db.models.query.ModelIterable`` makes them."""
+    select, klass_info, annotation_col_map = (
+        compiler.select,
+        compiler.klass_info,
+        compiler.annotation_col_map,
+    )
+    model_cls = klass_info["model"]
+    select_fields = klass_info["select_fields"]
+    start, end = select_fields[0], select_fields[-1] + 1
+    init_list = [f[0].target.attname for f in select[start:end]]
+    populators = get_related_populators(klass_info, select, db)  # type: ignore[call-arg]
+    objects = []
+    for row in compiler.results_iter([rows]):
+        obj = model_cls.from_db(db, init_list, row[start:end])
+        for populator in populators:
+            populator.populate(row, obj)
+        for name, position in (annotation_col_map or {}).items():
+            setattr(obj, name, row[position])
+        objects.append(obj)
+    return objects

@@ -1,0 +1,85 @@
+"""Serializers that bind their readable fields once per class (kaiser_club/api/representation.py)
+answer exactly what DRF's own representation answers, for the objects they show."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from rest_framework import serializers
+
+from kaiser_club.api.representation import BoundOnce
+from scoring.api.serializers import (
+    GameDetailSerializer,
+    GameSerializer,
+    HandSerializer,
+    PlayerRefSerializer,
+    RecordedSerializer,
+    TeamSerializer,
+)
+from scoring.models import Game, Hand
+from scoring.selectors import game_with_hands
+from tests.factories import start_game
+from tests.scoring.hands import misdeal, record, record_fillers
+
+pytestmark = pytest.mark.django_db
+
+COVERED = {
+    GameDetailSerializer,
+    GameSerializer,
+    HandSerializer,
+    PlayerRefSerializer,
+    RecordedSerializer,
+    TeamSerializer,
+}
+
+
+def drf_answer(serializer: Any, monkeypatch: pytest.MonkeyPatch) -> Any:
+    """The answer with DRF's own loop at every level (the fields built for this instance)."""
+    with monkeypatch.context() as patched:
+        patched.setattr(
+            BoundOnce,
+            "to_representation",
+            lambda self, instance: serializers.Serializer.to_representation(self, instance),
+        )
+        patched.delattr(type(serializer), "_bound_fields", raising=False)
+        return serializer.data
+
+
+def shown(game: Game) -> list[tuple[Any, Any]]:
+    hand = Hand.objects.filter(game=game).order_by("number").last()
+    detail = game_with_hands(game_id=game.id)
+    assert detail is not None
+    return [
+        (GameDetailSerializer, detail),
+        (GameSerializer, detail),
+        (HandSerializer, hand),
+        (TeamSerializer, detail.ns_team),
+        (PlayerRefSerializer, detail.north),
+        (RecordedSerializer, {"hand": hand, "game": detail}),
+    ]
+
+
+@pytest.mark.parametrize("hands", [0, 3, 40])
+def test_the_answers_are_drf_s_own(hands: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    game = start_game(preset_name="standard")
+    record_fillers(game, hands)
+    if hands:
+        record(game, misdeal())
+    for serializer_class, instance in shown(game):
+        if instance is None:
+            continue
+        fast = serializer_class(instance).data
+        assert fast == drf_answer(serializer_class(instance), monkeypatch), serializer_class
+    many = GameDetailSerializer([game_with_hands(game_id=game.id)] * 2, many=True)
+    assert many.data == drf_answer(
+        GameDetailSerializer([game_with_hands(game_id=game.id)] * 2, many=True), monkeypatch
+    )
+
+
+def test_every_serializer_bound_once_is_checked_here() -> None:
+    def subclasses(cls: type) -> set[type]:
+        found = set(cls.__subclasses__())
+        return found.union(*(subclasses(c) for c in found)) if found else found
+
+    assert subclasses(BoundOnce) <= COVERED, "add it to this test's objects"

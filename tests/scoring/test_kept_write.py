@@ -1,0 +1,155 @@
+"""A hand written on the game's kept state leaves the same rows whichever writer writes it:
+the one statement (PostgreSQL) or the ORM's three writes in a transaction (elsewhere); and a
+write that cannot stand (the game moved on, a hand id taken) leaves nothing behind."""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+import pytest
+from django.db import IntegrityError, connection
+from django.utils import timezone
+
+from scoring import services
+from scoring.choices import HandAction
+from scoring.convert import entry_fields, kept_state, result_fields
+from scoring.models import Game, GameChange, Hand
+from scoring.rules import Contract, Seat, apply_hand
+from scoring.services import kept_write
+from scoring.services.state import change_line, kept_fields
+from tests.factories import UserFactory, start_game
+from tests.scoring.hands import EW, NS, E, N, S, W, misdeal, played
+
+pytestmark = pytest.mark.django_db
+
+# A game that runs to its end: made and failed bids, a no-trump, a misdeal (standard rules).
+STREAM = [
+    played(N, 7, 6, NS, EW),
+    played(E, 8, 3, NS, EW),
+    misdeal(),
+    played(S, 9, 8, NS, NS),
+    played(W, 7, 7, EW, EW, trump=None, contract=Contract.NO_TRUMP),
+    *[played(Seat(i % 4), 10, 8, Seat(i % 4).team, Seat(i % 4).team) for i in range(12)],
+]
+
+UNCOMPARED = {
+    Game: {
+        "id",
+        "ns_team",
+        "ew_team",
+        "north",
+        "east",
+        "south",
+        "west",
+        "club",
+        "created_at",
+        "updated_at",
+        "ended_at",
+        "started_at",
+    },
+    Hand: {"id", "game", "client_id", "completed_at", "recorded_at", "recorded_by"},
+    GameChange: {"id", "game", "at", "by"},
+}
+
+
+def rows(model: type[Any], **where: Any) -> list[dict[str, Any]]:
+    skip = UNCOMPARED[model]
+    names = [f.attname for f in model._meta.concrete_fields if f.name not in skip]
+    found = list(model.objects.filter(**where).order_by("id").values(*names))
+    for row in found:  # when the hand was entered differs from game to game
+        for entry in (row.get("before"), row.get("after")):
+            if entry:
+                entry.pop("completed_at")
+    return found
+
+
+def record_through_the_door(game: Game, by: Any) -> None:
+    """As a door records: the game's row read, then the hand applied to what it keeps."""
+    for number, entry in enumerate(STREAM, start=1):
+        seen = Game.objects.get(id=game.id)
+        if seen.status != "in_progress":
+            return
+        services.hand_record(
+            game_id=game.id, entry=entry, client_id=uuid.uuid4(), number=number, by=by, seen=seen
+        )
+
+
+def test_both_writers_leave_the_same_rows(monkeypatch: pytest.MonkeyPatch) -> None:
+    by = UserFactory()
+    by_statement = start_game(preset_name="standard")
+    by_orm = start_game(preset_name="standard")
+    record_through_the_door(by_statement, by)
+    monkeypatch.setattr(kept_write, "write_kept_hand", kept_write._write_by_orm)
+    monkeypatch.setattr("scoring.services.hands.write_kept_hand", kept_write._write_by_orm)
+    record_through_the_door(by_orm, by)
+
+    assert rows(Game, id=by_statement.id) == rows(Game, id=by_orm.id)
+    assert rows(Hand, game=by_statement) == rows(Hand, game=by_orm)
+    assert rows(GameChange, game=by_statement) == rows(GameChange, game=by_orm)
+    statement_game = Game.objects.get(id=by_statement.id)
+    assert statement_game.status == "finished" and statement_game.ended_at is not None
+    assert Hand.objects.filter(game=by_statement).count() == statement_game.hand_count
+    assert (
+        GameChange.objects.filter(game=by_statement, action=HandAction.RECORD, by=by).count()
+        == statement_game.hand_count
+    )
+    assert statement_game.version == 1 + statement_game.hand_count
+
+
+def _unsaved(game: Game, *, client_id: uuid.UUID | None = None) -> tuple[Any, ...]:
+    now = timezone.now()
+    entry = played(N, 7, 6, NS, EW, completed_at=now)
+    state = apply_hand(kept_state(game), entry)
+    hand = Hand(
+        game=game,
+        client_id=client_id or uuid.uuid4(),
+        request_digest="0" * 64,
+        **entry_fields(entry),
+        **result_fields(state.hands[-1]),
+    )
+    change = change_line(game, HandAction.RECORD, hand_number=hand.number)
+    return kept_fields(game, state, now=now), hand, change
+
+
+@pytest.mark.parametrize("writer", ["statement", "orm"])
+def test_a_game_that_moved_on_is_not_written(writer: str) -> None:
+    game = start_game()
+    stale = Game.objects.get(id=game.id)
+    Game.objects.filter(id=game.id).update(version=stale.version + 1)
+    fields, hand, change = _unsaved(stale)
+    write = kept_write.write_kept_hand if writer == "statement" else kept_write._write_by_orm
+    assert write(stale, fields, hand, change) is False
+    assert hand.pk is None and change.pk is None
+    assert not Hand.with_pending.filter(game=game).exists()
+    assert not GameChange.objects.filter(game=game).exists()
+    assert Game.objects.get(id=game.id).hand_count == 0
+
+
+@pytest.mark.parametrize("writer", ["statement", "orm"])
+def test_a_hand_id_taken_writes_nothing(writer: str) -> None:
+    game = start_game()
+    taken = uuid.uuid4()
+    seen = Game.objects.get(id=game.id)
+    services.hand_record(game_id=game.id, entry=played(N, 7, 6, NS, EW), client_id=taken)
+    Game.objects.filter(id=game.id).update(version=seen.version)  # as if nothing had moved
+    before = rows(Game, id=game.id), Hand.with_pending.count(), GameChange.objects.count()
+    fields, hand, change = _unsaved(seen, client_id=taken)
+    write = kept_write.write_kept_hand if writer == "statement" else kept_write._write_by_orm
+    with pytest.raises(IntegrityError):
+        write(seen, fields, hand, change)
+    assert (rows(Game, id=game.id), Hand.with_pending.count(), GameChange.objects.count()) == (
+        before
+    )
+
+
+def test_the_statement_is_one_query_on_postgresql(django_assert_num_queries: Any) -> None:
+    if connection.vendor != "postgresql":
+        pytest.skip("one statement on PostgreSQL only; elsewhere the ORM's three writes")
+    game = start_game()
+    seen = Game.objects.get(id=game.id)
+    fields, hand, change = _unsaved(seen)
+    with django_assert_num_queries(3):  # the test's transaction adds a savepoint and release
+        assert kept_write.write_kept_hand(seen, fields, hand, change) is True
+    assert Hand.objects.get(game=game).pk == hand.pk
+    assert GameChange.objects.get(game=game).pk == change.pk
