@@ -23,6 +23,7 @@ PY = sys.executable
 
 FULL: list[tuple[str, list[str]]] = [
     ("record_hands", ["--hands", "10000"]),
+    ("floor", []),
     ("pairing_pure", []),
     ("pairing_db", []),
     ("standings", []),
@@ -33,6 +34,7 @@ FULL: list[tuple[str, list[str]]] = [
 ]
 QUICK: list[tuple[str, list[str]]] = [
     ("record_hands", ["--hands", "1000"]),
+    ("floor", ["--requests", "300"]),
     ("pairing_pure", []),
     ("pairing_db", ["--de", "256", "--swiss", "128", "--rounds", "5"]),
     ("standings", ["--teams", "128", "--games", "1000", "--duration", "5"]),

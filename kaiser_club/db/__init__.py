@@ -1,0 +1,2 @@
+"""The PostgreSQL engine (``DATABASES["default"]["ENGINE"]`` on PostgreSQL): Django's, with a
+cheaper health check (base.py)."""
