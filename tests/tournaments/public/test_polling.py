@@ -9,7 +9,7 @@ import re
 import pytest
 from django.core.cache import cache
 from django.db import connection
-from django.test import RequestFactory, TestCase
+from django.test import TestCase
 from django.test.utils import CaptureQueriesContext
 
 from kaiser_club.models import Player
@@ -18,8 +18,7 @@ from scoring.rules import Team as Side
 from scoring.services.verification import hand_confirm
 from tournaments import services
 from tournaments.models import Pairing
-from tournaments.public import views
-from tournaments.standings import event_versions
+from tournaments.public import stored
 
 from ..helpers import win_game
 from .world import hall, live_game, north_enters_a_hand, results
@@ -184,20 +183,19 @@ def test_while_another_request_renders_a_new_version_the_latest_rendering_is_ser
     client, open_game
 ):
     """A hall of phones polling when a hand is confirmed: one request renders the new
-    version, the others get the latest rendering (one hand behind, for one poll) instead of
-    all building the same standings at once."""
+    version, the others get the latest rendering (one hand behind, for one poll), answered
+    before the stack, instead of all building the same page at once."""
     made, now = open_game
     assert now.game_id is not None
     url = f"/e/{made.event.id}/live/?part=1"
     before = client.get(url)
     with TestCase.captureOnCommitCallbacks(execute=True):
         win_game(now.game_id, Side.NS)
-    lock = _rendering_lock(url)
+    lock = stored.rendering_key(stored.key_of(made.event.id, "en", url))
     assert cache.add(lock, 1, 30)  # another request is rendering the new version
     with CaptureQueriesContext(connection) as ctx:
         meanwhile = client.get(url, HTTP_IF_NONE_MATCH=before["ETag"])
-    # nothing stored at the new version: the counter (1), then the event in the view (1)
-    assert meanwhile.status_code == 304 and len(ctx.captured_queries) == 2
+    assert meanwhile.status_code == 304 and len(ctx.captured_queries) == 1  # the counter
     assert client.get(url)["ETag"] == before["ETag"]  # a phone without it: the latest
     cache.delete(lock)  # that rendering is done, or died
     after = client.get(url, HTTP_IF_NONE_MATCH=before["ETag"])
@@ -205,12 +203,49 @@ def test_while_another_request_renders_a_new_version_the_latest_rendering_is_ser
     assert after.content != before.content
 
 
-def _rendering_lock(url: str) -> str:
-    """The lock the next request for ``url`` would take to render its new version."""
-    request = RequestFactory().get(url)
-    event_id = int(url.split("/")[2])
-    versions = event_versions(views._event(event_id))
-    return f"{views._part_key(views._part_etag(request, versions.live))}:rendering"
+class Clock:
+    """``time`` as tournaments.public.stored reads it, moved by hand."""
+
+    def __init__(self) -> None:
+        self.now = 1_000_000.0
+
+    def time(self) -> float:
+        return self.now
+
+    def monotonic(self) -> float:
+        return self.now
+
+
+def test_a_page_is_rendered_at_most_once_a_second_and_shows_a_hand_after_it(
+    client, open_game, settings, monkeypatch
+):
+    """With a hand somewhere in the hall every second, each page is rendered about once a
+    second: a rendering shows every change committed before it began, so it is served for
+    PUBLIC_VERSION_SECONDS whatever the counter says (here: a counter read after the hand);
+    after that the confirmed hand shows."""
+    settings.PUBLIC_VERSION_SECONDS = 1
+    clock = Clock()
+    monkeypatch.setattr(stored, "time", clock)
+    monkeypatch.setattr(stored, "_seen", {})
+    made, now = open_game
+    assert now.game_id is not None
+    url = f"/e/{made.event.id}/live/?part=1"
+    client.get(f"/e/{made.event.id}/standings/?part=1")  # the counter, read at 0 s
+    clock.now += 0.9
+    first = client.get(url)  # rendered at 0.9 s
+    with TestCase.captureOnCommitCallbacks(execute=True):
+        north_enters_a_hand(now.game_id)
+        hand_confirm(game_id=now.game_id, number=1, seat=Seat.EAST)
+    clock.now += 0.3
+    with CaptureQueriesContext(connection) as ctx:
+        within = client.get(url, HTTP_IF_NONE_MATCH=first["ETag"])
+    assert within.status_code == 304 and len(ctx.captured_queries) == 1  # the new counter
+    clock.now += 0.8
+    after = client.get(url, HTTP_IF_NONE_MATCH=first["ETag"])
+    assert after.status_code == 200 and after["ETag"] != first["ETag"]
+    assert '<span class="home-score">9</span>–<span class="away-score">1</span>' in (
+        after.content.decode()
+    )
 
 
 @pytest.mark.skipif(
