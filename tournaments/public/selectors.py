@@ -188,8 +188,10 @@ def bracket_rows(event: Event) -> list[Pairing]:
 
 
 def pairing_with_hands(event: Event, pairing_id: int) -> Pairing | None:
-    """A game's pairing, its seats' players and its confirmed hands (two queries)."""
-    return (
+    """A game's pairing, its seats' players and its confirmed hands (two queries). Read as
+    the one row it is, not with ``first()``: a LIMIT over sixteen joined tables cost
+    PostgreSQL 20 to 35 ms to plan (3 ms without), for every score sheet rendered."""
+    found = list(
         Pairing.objects.filter(event=event, pk=pairing_id)
         .select_related(
             *PAIRING_RELATED,
@@ -201,8 +203,9 @@ def pairing_with_hands(event: Event, pairing_id: int) -> Pairing | None:
         .prefetch_related(
             Prefetch("game__hands", queryset=Hand.objects.order_by("number"), to_attr="sheet")
         )
-        .first()
+        .order_by()
     )
+    return found[0] if found else None
 
 
 def entry_of(event: Event, entry_id: int) -> Entry | None:
