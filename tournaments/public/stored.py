@@ -67,6 +67,8 @@ PUBLIC_PAGE = re.compile(r"^/e/(\d{1,12})/(?!standings\.csv)")
 GAME_SHEET = re.compile(r"^/e/(\d{1,12})/games/(\d{1,12})/$")
 STORE_SECONDS = 24 * 60 * 60  # keys name their version: the timeout only clears old ones
 RENDERING_SECONDS = 10  # a rendering that died holds its page's lock no longer than this
+FIRST_WAIT_SECONDS = 2.0  # how long a request waits for another's first rendering of a page
+FIRST_WAIT_STEP = 0.02
 LOCAL_PAGES = 256  # renderings kept in a worker's memory
 KEPT_HEADERS = ("Content-Type", "Content-Language", "Vary", "Cache-Control", "ETag")
 
@@ -294,8 +296,12 @@ class StoredPagesMiddleware:
             if relabelled is not None:
                 return _answer(request, relabelled)
         locked = _lock(rendering_key(key))
-        if not locked and found is not None:
-            return _answer(request, found)  # being rendered again: the last rendering meanwhile
+        if not locked:
+            # Being rendered: the last rendering meanwhile, or, before the first one (a hall
+            # opening the page at once), that one when it is stored.
+            found = found or _first(key)
+            if found is not None:
+                return _answer(request, found)
         try:
             response = self.get_response(request)
             storing = getattr(response, "kaiser_storable", False)
@@ -312,6 +318,19 @@ class StoredPagesMiddleware:
                 if response.has_header("Content-Length"):
                     response["Content-Length"] = str(len(response.content))
         return response
+
+
+def _first(key: str) -> Stored | None:
+    """The first rendering of a page another request is making, once stored (a short
+    wait: the hall's phones open the same page within seconds of each other, and each
+    rendering it at once would take them all the longer)."""
+    deadline = time.monotonic() + FIRST_WAIT_SECONDS
+    while time.monotonic() < deadline:
+        time.sleep(FIRST_WAIT_STEP)
+        found: Stored | None = cache.get(key)
+        if found is not None:
+            return found
+    return None
 
 
 def _lock(key: str) -> bool:

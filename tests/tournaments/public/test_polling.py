@@ -5,11 +5,12 @@ pending one) changes it."""
 from __future__ import annotations
 
 import re
+from typing import Any
 
 import pytest
 from django.core.cache import cache
 from django.db import connection
-from django.test import TestCase
+from django.test import Client, TestCase
 from django.test.utils import CaptureQueriesContext
 
 from kaiser_club.models import Player
@@ -18,7 +19,7 @@ from scoring.rules import Team as Side
 from scoring.services.verification import hand_confirm
 from tournaments import services
 from tournaments.models import Pairing
-from tournaments.public import stored
+from tournaments.public import stored, views
 
 from ..helpers import win_game
 from .world import hall, live_game, north_enters_a_hand, results
@@ -201,6 +202,36 @@ def test_while_another_request_renders_a_new_version_the_latest_rendering_is_ser
     after = client.get(url, HTTP_IF_NONE_MATCH=before["ETag"])
     assert after.status_code == 200 and after["ETag"] != before["ETag"]
     assert after.content != before.content
+
+
+def test_a_page_opened_while_its_first_rendering_is_made_waits_for_that_one(
+    client, open_game, monkeypatch
+):
+    """A hall opening the same page at once: the first request renders it, the others wait
+    for that rendering rather than each making their own."""
+    made, _ = open_game
+    url = f"/e/{made.event.id}/standings/?part=1"
+    lock = stored.rendering_key(stored.key_of(made.event.id, "en", url))
+    assert cache.add(lock, 1, 30)  # the first request is rendering it
+    rendered: list[str] = []
+    render = views.render_to_string
+
+    def counted(template: str, *args: Any, **kwargs: Any) -> str:
+        rendered.append(template)
+        return render(template, *args, **kwargs)
+
+    monkeypatch.setattr(views, "render_to_string", counted)
+    first: list[Any] = []
+
+    def meanwhile(seconds: float) -> None:
+        if not first:  # the first request's rendering is stored while this one waits
+            cache.delete(lock)
+            first.append(Client().get(url))
+
+    monkeypatch.setattr(stored.time, "sleep", meanwhile)
+    waited = client.get(url)
+    assert waited.status_code == 200 and waited["ETag"] == first[0]["ETag"]
+    assert waited.content == first[0].content and len(rendered) == 1
 
 
 class Clock:
