@@ -23,7 +23,8 @@ A page that shows fewer rows than the counter follows (a game's score sheet: its
 and table, and what the results counter covers) is stored with a token of those rows. When
 the counter has moved (a hand at another table), the token is read again (one look-up) and,
 unchanged, the rendering is served once more, labelled with the new counter, its ETag kept:
-the phone holding it gets a 304, not a page rendered afresh to say the same.
+the phone holding it gets a 304, not a page rendered afresh to say the same. Any other page
+rendered again the same as before keeps its ETag too.
 
 A page is rendered by one request at a time, whichever worker it reaches, and at most once per
 ``PUBLIC_VERSION_SECONDS``: a rendering shows every change committed before it began
@@ -182,7 +183,9 @@ def _remember(key: str, stored: Stored) -> None:
         _local.popitem(last=False)
 
 
-def _put(key: str, version: str, read_at: float, response: HttpResponse, rows: str | None) -> None:
+def _put(
+    key: str, version: str, read_at: float, response: HttpResponse, rows: str | None
+) -> Stored:
     body = response.content
     pieces = _pieces(body)
     stored = Stored(
@@ -198,6 +201,7 @@ def _put(key: str, version: str, read_at: float, response: HttpResponse, rows: s
         cache.set(key, stored, STORE_SECONDS)
     if _keep_locally():
         _remember(key, stored)
+    return stored
 
 
 _csrf = CsrfViewMiddleware(lambda request: HttpResponse())
@@ -227,7 +231,8 @@ def _filled(request: HttpRequest, response: HttpResponse, pieces: tuple[bytes, .
     return b"".join(out)
 
 
-def _answer(request: HttpRequest, stored: Stored) -> HttpResponse:
+def _not_modified(request: HttpRequest, stored: Stored) -> HttpResponse | None:
+    """304 if the browser holds this rendering."""
     etag = dict(stored.headers).get("ETag")
     if etag is not None:
         not_modified = get_conditional_response(request, etag=etag)
@@ -236,6 +241,13 @@ def _answer(request: HttpRequest, stored: Stored) -> HttpResponse:
                 if name != "Content-Type":
                     not_modified[name] = value
             return not_modified
+    return None
+
+
+def _answer(request: HttpRequest, stored: Stored) -> HttpResponse:
+    not_modified = _not_modified(request, stored)
+    if not_modified is not None:
+        return not_modified
     response = HttpResponse(status=stored.status)
     for name, value in stored.headers:
         response[name] = value
@@ -307,11 +319,15 @@ class StoredPagesMiddleware:
             storing = getattr(response, "kaiser_storable", False)
             storing = storing and response.status_code == 200 and not response.streaming
             if storing:
-                _put(key, versions.live, read_at, response, rows)
+                _keep_etag(found, response)
+                kept = _put(key, versions.live, read_at, response, rows)
         finally:
             if locked:
                 _unlock(rendering_key(key))
         if storing:
+            not_modified = _not_modified(request, kept)
+            if not_modified is not None:
+                return not_modified  # rendered the same as the copy the browser holds
             pieces = _pieces(response.content)
             if pieces is not None:
                 response.content = _filled(request, response, pieces)
@@ -331,6 +347,18 @@ def _first(key: str) -> Stored | None:
         if found is not None:
             return found
     return None
+
+
+def _keep_etag(last: Stored | None, response: HttpResponse) -> None:
+    """A rendering the same as the last one keeps its ETag, so the phones holding it get
+    304: a change the page does not show (a hand waiting for confirmation writes its game's
+    row and moves the counter) costs the hall one rendering, not a page to every phone."""
+    etag = dict(last.headers).get("ETag") if last is not None else None
+    if last is None or etag is None or not response.has_header("ETag"):
+        return
+    body = last.body if last.pieces is None else b"".join(last.pieces)
+    if last.status == response.status_code and body == response.content:
+        response["ETag"] = etag
 
 
 def _lock(key: str) -> bool:

@@ -113,6 +113,26 @@ def test_a_confirmed_hand_changes_the_part_and_a_pending_one_does_not_show(clien
     )
 
 
+@pytest.mark.parametrize("page", ["", "standings/", "live/", "rounds/2/", "game"])
+def test_a_hand_waiting_for_confirmation_leaves_each_part_as_the_phone_has_it(
+    client, open_game, page
+):
+    """A pending hand writes its game's row (the event's counter moves) but shows nowhere:
+    the part rendered again is the same, keeps its ETag, and the phone gets 304."""
+    made, now = open_game
+    assert now.game_id is not None
+    url = part_url(made, now, page)
+    first = client.get(url)
+    with TestCase.captureOnCommitCallbacks(execute=True):
+        north_enters_a_hand(now.game_id)
+    again = client.get(url, HTTP_IF_NONE_MATCH=first["ETag"])
+    assert again.status_code == 304
+    with TestCase.captureOnCommitCallbacks(execute=True):
+        hand_confirm(game_id=now.game_id, number=1, seat=Seat.EAST)
+    confirmed = client.get(url, HTTP_IF_NONE_MATCH=first["ETag"])
+    assert confirmed.status_code == 200 and confirmed["ETag"] != first["ETag"]
+
+
 def test_an_organisers_forfeit_changes_the_standings_part(client, open_game):
     made, now = open_game
     url = f"/e/{made.event.id}/standings/?part=1"
