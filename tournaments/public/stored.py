@@ -292,8 +292,8 @@ class StoredPagesMiddleware:
         request.get_host()  # an unknown host is refused here as further in (400)
         event_id = int(match[1])
         versions = _live_versions(event_id)
-        if versions is None:
-            return self.get_response(request)  # no such event: the view says so
+        if versions is None:  # no such event: the view says so
+            return _with_marks_filled(request, self.get_response(request))
         language = translation.get_language_from_request(request)
         key = key_of(event_id, language, request.get_full_path())
         read_at = time.time()
@@ -328,12 +328,19 @@ class StoredPagesMiddleware:
             not_modified = _not_modified(request, kept)
             if not_modified is not None:
                 return not_modified  # rendered the same as the copy the browser holds
-            pieces = _pieces(response.content)
-            if pieces is not None:
-                response.content = _filled(request, response, pieces)
-                if response.has_header("Content-Length"):
-                    response["Content-Length"] = str(len(response.content))
+        return _with_marks_filled(request, response)
+
+
+def _with_marks_filled(request: HttpRequest, response: HttpResponse) -> HttpResponse:
+    """A page rendered with marks (``page_marks``), the reader's own values in their place."""
+    if not getattr(response, "kaiser_storable", False) or response.streaming:
         return response
+    pieces = _pieces(response.content)
+    if pieces is not None:
+        response.content = _filled(request, response, pieces)
+        if response.has_header("Content-Length"):
+            response["Content-Length"] = str(len(response.content))
+    return response
 
 
 def _first(key: str) -> Stored | None:
