@@ -346,13 +346,18 @@ def _with_marks_filled(request: HttpRequest, response: HttpResponse) -> HttpResp
 def _first(key: str) -> Stored | None:
     """The first rendering of a page another request is making, once stored (a short
     wait: the hall's phones open the same page within seconds of each other, and each
-    rendering it at once would take them all the longer)."""
+    rendering it at once would take them all the longer). None if that request ends
+    without storing one (it was answered with an older rendering): this one renders."""
+    lock = rendering_key(key)
     deadline = time.monotonic() + FIRST_WAIT_SECONDS
     while time.monotonic() < deadline:
         time.sleep(FIRST_WAIT_STEP)
-        found: Stored | None = cache.get(key)
-        if found is not None:
-            return found
+        found = cache.get_many([key, lock])
+        if key in found:
+            stored: Stored = found[key]
+            return stored
+        if lock not in found:
+            return None
     return None
 
 

@@ -254,6 +254,27 @@ def test_a_page_opened_while_its_first_rendering_is_made_waits_for_that_one(
     assert waited.content == first[0].content and len(rendered) == 1
 
 
+def test_a_page_whose_first_rendering_ended_unstored_is_rendered_at_once(
+    client, open_game, monkeypatch
+):
+    """The first request ended without storing its rendering (it was answered with an older
+    one): a request waiting for it stops waiting at once and renders the page itself."""
+    made, _ = open_game
+    url = f"/e/{made.event.id}/standings/?part=1"
+    lock = stored.rendering_key(stored.key_of(made.event.id, "en", url))
+    assert cache.add(lock, 1, 30)
+    waits: list[float] = []
+
+    def ended(seconds: float) -> None:
+        waits.append(seconds)
+        cache.delete(lock)  # the first request is done, and stored nothing
+
+    monkeypatch.setattr(stored.time, "sleep", ended)
+    answer = client.get(url)
+    assert answer.status_code == 200 and len(waits) == 1
+    assert client.get(url, HTTP_IF_NONE_MATCH=answer["ETag"]).status_code == 304  # stored
+
+
 class Clock:
     """``time`` as tournaments.public.stored reads it, moved by hand."""
 
