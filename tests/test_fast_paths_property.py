@@ -4,8 +4,12 @@ A table's game goes through random hands (counted at once, or entered pending an
 confirmed), undos, corrections of the first hand, a time call and a forfeit, each through its
 service as a door calls it (a hand is applied to the row the door read). After every change:
 the state the game's row keeps equals a full replay of its hands, and every stored public page
-(the event's live part, the game's score sheet, the standings) equals a rendering made from
-nothing (the cache emptied)."""
+(the event's live part, the game's score sheet, the standings, the round, the event's page)
+equals a rendering made from nothing (the cache emptied).
+
+The pages are kept as in production: a rendering is served for a second
+(PUBLIC_VERSION_SECONDS) whatever the counter says, on a clock the test moves. Within that
+second a page is the one before the change or the one after; past it, the one after."""
 
 from __future__ import annotations
 
@@ -14,7 +18,7 @@ import uuid
 
 import pytest
 from django.core.cache import cache
-from django.test import Client, TestCase
+from django.test import Client, TestCase, override_settings
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -28,6 +32,7 @@ from scoring.services.state import current_state
 from scoring.services.verification import hand_confirm, hand_enter
 from tests.scoring.hands import filler
 from tests.table.helpers import make_table
+from tournaments.public import stored
 
 pytestmark = pytest.mark.django_db
 
@@ -62,13 +67,31 @@ def _apply(step: str, game_id: int) -> None:
         services.game_forfeit(game_id=game_id, forfeited_by=Side.EW)
 
 
-def _pages(client: Client, event_id: int, pairing_id: int) -> list[bytes]:
+def _pages(client: Client, event_id: int, pairing_id: int, round_number: int) -> list[bytes]:
     urls = [
         f"/e/{event_id}/live/?part=1",
         f"/e/{event_id}/games/{pairing_id}/?part=1",
         f"/e/{event_id}/standings/?part=1",
+        f"/e/{event_id}/rounds/{round_number}/?part=1",
+        f"/e/{event_id}/?part=1",
     ]
     return [client.get(url).content for url in urls]
+
+
+class Clock:
+    """``time`` as tournaments.public.stored reads it, moved by the test."""
+
+    def __init__(self) -> None:
+        self.now = 1_000_000.0
+
+    def time(self) -> float:
+        return self.now
+
+    def monotonic(self) -> float:
+        return self.now
+
+    def sleep(self, seconds: float) -> None:
+        self.now += seconds
 
 
 @settings(
@@ -78,9 +101,22 @@ def _pages(client: Client, event_id: int, pairing_id: int) -> list[bytes]:
 )
 @given(steps=st.lists(STEPS, min_size=1, max_size=12))
 def test_kept_state_and_stored_pages_equal_a_recomputation(steps: list[str]) -> None:
+    clock, real = Clock(), stored.time
+    stored.time = clock  # type: ignore[assignment]
+    stored._seen.clear()
+    try:
+        with override_settings(PUBLIC_VERSION_SECONDS=1):
+            _check(steps, clock)
+    finally:
+        stored.time = real
+        stored._seen.clear()
+
+
+def _check(steps: list[str], clock: Clock) -> None:
     setup = make_table()
     client = Client()
-    _pages(client, setup.event.id, setup.pairing.id)  # stored before any change
+    round_number = setup.pairing.round.number
+    pages = _pages(client, setup.event.id, setup.pairing.id, round_number)
     for step in steps:
         try:
             with TestCase.captureOnCommitCallbacks(execute=True):
@@ -91,6 +127,13 @@ def test_kept_state_and_stored_pages_equal_a_recomputation(steps: list[str]) -> 
         replayed = state_fields(current_state(game))
         kept = {name: getattr(game, name) for name in replayed}
         assert kept == replayed, (steps, step)
-        stored = _pages(client, setup.event.id, setup.pairing.id)
+        clock.now += 0.5
+        within = _pages(client, setup.event.id, setup.pairing.id, round_number)
+        clock.now += 0.6
+        after = _pages(client, setup.event.id, setup.pairing.id, round_number)
         cache.clear()
-        assert stored == _pages(client, setup.event.id, setup.pairing.id), (steps, step)
+        fresh = _pages(client, setup.event.id, setup.pairing.id, round_number)
+        assert after == fresh, (steps, step)
+        for page, before, now in zip(within, pages, fresh, strict=True):
+            assert page in (before, now), (steps, step)
+        pages = fresh

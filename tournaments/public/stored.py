@@ -23,7 +23,16 @@ A page that shows fewer rows than the counter follows (a game's score sheet: its
 and table, and what the results counter covers) is stored with a token of those rows. When
 the counter has moved (a hand at another table), the token is read again (one look-up) and,
 unchanged, the rendering is served once more, labelled with the new counter, its ETag kept:
-the phone holding it gets a 304, not a page rendered afresh to say the same.
+the phone holding it gets a 304, not a page rendered afresh to say the same. Any other page
+rendered again the same as before keeps its ETag too.
+
+A page is rendered by one request at a time, whichever worker it reaches, and at most once per
+``PUBLIC_VERSION_SECONDS``: a rendering shows every change committed before it began
+(``read_at``), so it is served for that long whatever the counter says, and while one request
+renders the page again the others are answered with the last rendering, here, before the
+stack. With a hand somewhere in the hall every second, each page is then rendered about once a
+second, not by every poll that arrives before the new rendering is stored (one render per
+worker per version seen, several at once, each slowing the others).
 """
 
 from __future__ import annotations
@@ -58,6 +67,9 @@ MARKS = re.compile(f"({re.escape(CSRF_MARK)}|{re.escape(NOW_MARK)})".encode())
 PUBLIC_PAGE = re.compile(r"^/e/(\d{1,12})/(?!standings\.csv)")
 GAME_SHEET = re.compile(r"^/e/(\d{1,12})/games/(\d{1,12})/$")
 STORE_SECONDS = 24 * 60 * 60  # keys name their version: the timeout only clears old ones
+RENDERING_SECONDS = 10  # a rendering that died holds its page's lock no longer than this
+FIRST_WAIT_SECONDS = 2.0  # how long a request waits for another's first rendering of a page
+FIRST_WAIT_STEP = 0.02
 LOCAL_PAGES = 256  # renderings kept in a worker's memory
 KEPT_HEADERS = ("Content-Type", "Content-Language", "Vary", "Cache-Control", "ETag")
 
@@ -65,6 +77,7 @@ KEPT_HEADERS = ("Content-Type", "Content-Language", "Vary", "Cache-Control", "ET
 @dataclass(frozen=True)
 class Stored:
     version: str
+    read_at: float  # time.time() before it was rendered: it shows every change committed before
     status: int
     headers: tuple[tuple[str, str], ...]
     body: bytes
@@ -98,9 +111,24 @@ def page_marks(request: HttpRequest) -> dict[str, Any]:
 
 
 def key_of(event_id: int, language: str, full_path: str) -> str:
-    """``stored2``: renderings kept in pieces (a rendering stored before, whole, is not read)."""
+    """``stored3``: renderings that say when they were made (an older one is not read)."""
     digest = hashlib.blake2b(full_path.encode(), digest_size=12).hexdigest()
-    return f"kaiser:public:stored2:{event_id}:{language}:{digest}"
+    return f"kaiser:public:stored3:{event_id}:{language}:{digest}"
+
+
+def rendering_key(key: str) -> str:
+    """The lock held while a request renders the page stored under ``key``."""
+    return f"{key}:rendering"
+
+
+def _fresh(stored: Stored, version: str, now: float) -> bool:
+    """Shows every change committed up to a second ago (``PUBLIC_VERSION_SECONDS``): made
+    at the version the counter says, or begun within that second."""
+    return stored.version == version or now - stored.read_at < _seconds()
+
+
+def _seconds() -> float:
+    return float(getattr(settings, "PUBLIC_VERSION_SECONDS", 1.0))
 
 
 def _keep_locally() -> bool:
@@ -110,16 +138,16 @@ def _keep_locally() -> bool:
     return not isinstance(caches["default"], LocMemCache)
 
 
-def _get(key: str, version: str) -> Stored | None:
-    """The rendering stored under ``key``: at ``version`` if there is one, else the last one
-    (the caller checks its version)."""
+def _get(key: str, version: str, now: float) -> Stored | None:
+    """The rendering stored under ``key``: this worker's copy while it is fresh, else the
+    latest of it and the shared one (the caller checks which it is)."""
     local = _local.get(key) if _keep_locally() else None
-    if local is not None and local.version == version:
+    if local is not None and _fresh(local, version, now):
         return local
     found = cache.get(key)
-    if found is None:
+    if found is None or (local is not None and local.read_at >= found.read_at):
         return local
-    if found.version == version and _keep_locally():
+    if _keep_locally():
         _remember(key, found)
     return found
 
@@ -134,11 +162,13 @@ def page_rows(path: str, event_id: int, versions: Versions) -> str | None:
     return None if rows is None else f"{versions.results}|{rows}"
 
 
-def _revalidated(key: str, found: Stored, rows: str | None, version: str) -> Stored | None:
-    """``found`` labelled with ``version`` if what it shows has not changed since."""
+def _revalidated(
+    key: str, found: Stored, rows: str | None, version: str, read_at: float
+) -> Stored | None:
+    """``found`` labelled with ``version`` if what it shows has not changed by ``read_at``."""
     if found.rows is None or rows != found.rows:
         return None
-    relabelled = dataclasses.replace(found, version=version)
+    relabelled = dataclasses.replace(found, version=version, read_at=read_at)
     with contextlib.suppress(Exception):
         cache.set(key, relabelled, STORE_SECONDS)
     if _keep_locally():
@@ -153,11 +183,14 @@ def _remember(key: str, stored: Stored) -> None:
         _local.popitem(last=False)
 
 
-def _put(key: str, version: str, response: HttpResponse, rows: str | None) -> None:
+def _put(
+    key: str, version: str, read_at: float, response: HttpResponse, rows: str | None
+) -> Stored:
     body = response.content
     pieces = _pieces(body)
     stored = Stored(
         version=version,
+        read_at=read_at,
         status=response.status_code,
         headers=tuple((name, response[name]) for name in KEPT_HEADERS if response.has_header(name)),
         body=body if pieces is None else b"",  # kept once: whole, or in its pieces
@@ -168,6 +201,7 @@ def _put(key: str, version: str, response: HttpResponse, rows: str | None) -> No
         cache.set(key, stored, STORE_SECONDS)
     if _keep_locally():
         _remember(key, stored)
+    return stored
 
 
 _csrf = CsrfViewMiddleware(lambda request: HttpResponse())
@@ -197,7 +231,8 @@ def _filled(request: HttpRequest, response: HttpResponse, pieces: tuple[bytes, .
     return b"".join(out)
 
 
-def _answer(request: HttpRequest, stored: Stored) -> HttpResponse:
+def _not_modified(request: HttpRequest, stored: Stored) -> HttpResponse | None:
+    """304 if the browser holds this rendering."""
     etag = dict(stored.headers).get("ETag")
     if etag is not None:
         not_modified = get_conditional_response(request, etag=etag)
@@ -206,6 +241,13 @@ def _answer(request: HttpRequest, stored: Stored) -> HttpResponse:
                 if name != "Content-Type":
                     not_modified[name] = value
             return not_modified
+    return None
+
+
+def _answer(request: HttpRequest, stored: Stored) -> HttpResponse:
+    not_modified = _not_modified(request, stored)
+    if not_modified is not None:
+        return not_modified
     response = HttpResponse(status=stored.status)
     for name, value in stored.headers:
         response[name] = value
@@ -224,7 +266,7 @@ def _live_versions(event_id: int) -> Versions | None:
     the poll, and a hall of phones costs each worker one look-up a second per event, not one
     per request. A rendering is stored under the version read BEFORE it was made, so a
     version read a moment ago can only label a rendering newer than itself."""
-    memo = float(getattr(settings, "PUBLIC_VERSION_SECONDS", 1.0))
+    memo = _seconds()
     now = time.monotonic()
     if memo > 0:
         seen = _seen.get(event_id)
@@ -248,33 +290,97 @@ class StoredPagesMiddleware:
         match = PUBLIC_PAGE.match(request.path_info)
         assert match is not None
         request.get_host()  # an unknown host is refused here as further in (400)
-        language = translation.get_language_from_request(request)
         event_id = int(match[1])
         versions = _live_versions(event_id)
+        if versions is None:  # no such event: the view says so
+            return _with_marks_filled(request, self.get_response(request))
+        language = translation.get_language_from_request(request)
         key = key_of(event_id, language, request.get_full_path())
-        rows: str | None = None
-        if versions is not None:
-            found = _get(key, versions.live)
-            if found is not None and found.version != versions.live and found.rows is not None:
-                # Read before any rendering, as the counter is: a change made meanwhile can
-                # only make the token older than what is stored with it, never newer.
-                rows = page_rows(request.path_info, event_id, versions)
-                found = _revalidated(key, found, rows, versions.live)
-            elif found is None or found.version != versions.live:
-                rows = page_rows(request.path_info, event_id, versions)
-                found = None
+        read_at = time.time()
+        found = _get(key, versions.live, read_at)
+        if found is not None and _fresh(found, versions.live, read_at):
+            return _answer(request, found)
+        # Read before any rendering, as the counter is: a change made meanwhile can only make
+        # the token older than what is stored with it, never newer.
+        rows = page_rows(request.path_info, event_id, versions)
+        if found is not None:
+            relabelled = _revalidated(key, found, rows, versions.live, read_at)
+            if relabelled is not None:
+                return _answer(request, relabelled)
+        locked = _lock(rendering_key(key))
+        if not locked:
+            # Being rendered: the last rendering meanwhile, or, before the first one (a hall
+            # opening the page at once), that one when it is stored.
+            found = found or _first(key)
             if found is not None:
                 return _answer(request, found)
-        response = self.get_response(request)
-        if not getattr(response, "kaiser_storable", False):
-            return response
-        if versions is not None and response.status_code == 200 and not response.streaming:
-            _put(key, versions.live, response, rows)
-        if response.status_code == 200 and not response.streaming:
-            body = response.content
-            pieces = _pieces(body)
-            if pieces is not None:
-                response.content = _filled(request, response, pieces)
-                if response.has_header("Content-Length"):
-                    response["Content-Length"] = str(len(response.content))
+        try:
+            response = self.get_response(request)
+            storing = getattr(response, "kaiser_storable", False)
+            storing = storing and response.status_code == 200 and not response.streaming
+            if storing:
+                _keep_etag(found, response)
+                kept = _put(key, versions.live, read_at, response, rows)
+        finally:
+            if locked:
+                _unlock(rendering_key(key))
+        if storing:
+            not_modified = _not_modified(request, kept)
+            if not_modified is not None:
+                return not_modified  # rendered the same as the copy the browser holds
+        return _with_marks_filled(request, response)
+
+
+def _with_marks_filled(request: HttpRequest, response: HttpResponse) -> HttpResponse:
+    """A page rendered with marks (``page_marks``), the reader's own values in their place."""
+    if not getattr(response, "kaiser_storable", False) or response.streaming:
         return response
+    pieces = _pieces(response.content)
+    if pieces is not None:
+        response.content = _filled(request, response, pieces)
+        if response.has_header("Content-Length"):
+            response["Content-Length"] = str(len(response.content))
+    return response
+
+
+def _first(key: str) -> Stored | None:
+    """The first rendering of a page another request is making, once stored (a short
+    wait: the hall's phones open the same page within seconds of each other, and each
+    rendering it at once would take them all the longer). None if that request ends
+    without storing one (it was answered with an older rendering): this one renders."""
+    lock = rendering_key(key)
+    deadline = time.monotonic() + FIRST_WAIT_SECONDS
+    while time.monotonic() < deadline:
+        time.sleep(FIRST_WAIT_STEP)
+        found = cache.get_many([key, lock])
+        if key in found:
+            stored: Stored = found[key]
+            return stored
+        if lock not in found:
+            return None
+    return None
+
+
+def _keep_etag(last: Stored | None, response: HttpResponse) -> None:
+    """A rendering the same as the last one keeps its ETag, so the phones holding it get
+    304: a change the page does not show (a hand waiting for confirmation writes its game's
+    row and moves the counter) costs the hall one rendering, not a page to every phone."""
+    etag = dict(last.headers).get("ETag") if last is not None else None
+    if last is None or etag is None or not response.has_header("ETag"):
+        return
+    body = last.body if last.pieces is None else b"".join(last.pieces)
+    if last.status == response.status_code and body == response.content:
+        response["ETag"] = etag
+
+
+def _lock(key: str) -> bool:
+    """True if this request may render the page (no other is), or the cache cannot say."""
+    try:
+        return bool(cache.add(key, 1, RENDERING_SECONDS))
+    except Exception:
+        return True
+
+
+def _unlock(key: str) -> None:
+    with contextlib.suppress(Exception):
+        cache.delete(key)

@@ -5,11 +5,12 @@ pending one) changes it."""
 from __future__ import annotations
 
 import re
+from typing import Any
 
 import pytest
 from django.core.cache import cache
 from django.db import connection
-from django.test import RequestFactory, TestCase
+from django.test import Client, TestCase
 from django.test.utils import CaptureQueriesContext
 
 from kaiser_club.models import Player
@@ -18,8 +19,7 @@ from scoring.rules import Team as Side
 from scoring.services.verification import hand_confirm
 from tournaments import services
 from tournaments.models import Pairing
-from tournaments.public import views
-from tournaments.standings import event_versions
+from tournaments.public import stored, views
 
 from ..helpers import win_game
 from .world import hall, live_game, north_enters_a_hand, results
@@ -113,6 +113,26 @@ def test_a_confirmed_hand_changes_the_part_and_a_pending_one_does_not_show(clien
     )
 
 
+@pytest.mark.parametrize("page", ["", "standings/", "live/", "rounds/2/", "game"])
+def test_a_hand_waiting_for_confirmation_leaves_each_part_as_the_phone_has_it(
+    client, open_game, page
+):
+    """A pending hand writes its game's row (the event's counter moves) but shows nowhere:
+    the part rendered again is the same, keeps its ETag, and the phone gets 304."""
+    made, now = open_game
+    assert now.game_id is not None
+    url = part_url(made, now, page)
+    first = client.get(url)
+    with TestCase.captureOnCommitCallbacks(execute=True):
+        north_enters_a_hand(now.game_id)
+    again = client.get(url, HTTP_IF_NONE_MATCH=first["ETag"])
+    assert again.status_code == 304
+    with TestCase.captureOnCommitCallbacks(execute=True):
+        hand_confirm(game_id=now.game_id, number=1, seat=Seat.EAST)
+    confirmed = client.get(url, HTTP_IF_NONE_MATCH=first["ETag"])
+    assert confirmed.status_code == 200 and confirmed["ETag"] != first["ETag"]
+
+
 def test_an_organisers_forfeit_changes_the_standings_part(client, open_game):
     made, now = open_game
     url = f"/e/{made.event.id}/standings/?part=1"
@@ -184,20 +204,19 @@ def test_while_another_request_renders_a_new_version_the_latest_rendering_is_ser
     client, open_game
 ):
     """A hall of phones polling when a hand is confirmed: one request renders the new
-    version, the others get the latest rendering (one hand behind, for one poll) instead of
-    all building the same standings at once."""
+    version, the others get the latest rendering (one hand behind, for one poll), answered
+    before the stack, instead of all building the same page at once."""
     made, now = open_game
     assert now.game_id is not None
     url = f"/e/{made.event.id}/live/?part=1"
     before = client.get(url)
     with TestCase.captureOnCommitCallbacks(execute=True):
         win_game(now.game_id, Side.NS)
-    lock = _rendering_lock(url)
+    lock = stored.rendering_key(stored.key_of(made.event.id, "en", url))
     assert cache.add(lock, 1, 30)  # another request is rendering the new version
     with CaptureQueriesContext(connection) as ctx:
         meanwhile = client.get(url, HTTP_IF_NONE_MATCH=before["ETag"])
-    # nothing stored at the new version: the counter (1), then the event in the view (1)
-    assert meanwhile.status_code == 304 and len(ctx.captured_queries) == 2
+    assert meanwhile.status_code == 304 and len(ctx.captured_queries) == 1  # the counter
     assert client.get(url)["ETag"] == before["ETag"]  # a phone without it: the latest
     cache.delete(lock)  # that rendering is done, or died
     after = client.get(url, HTTP_IF_NONE_MATCH=before["ETag"])
@@ -205,12 +224,100 @@ def test_while_another_request_renders_a_new_version_the_latest_rendering_is_ser
     assert after.content != before.content
 
 
-def _rendering_lock(url: str) -> str:
-    """The lock the next request for ``url`` would take to render its new version."""
-    request = RequestFactory().get(url)
-    event_id = int(url.split("/")[2])
-    versions = event_versions(views._event(event_id))
-    return f"{views._part_key(views._part_etag(request, versions.live))}:rendering"
+def test_a_page_opened_while_its_first_rendering_is_made_waits_for_that_one(
+    client, open_game, monkeypatch
+):
+    """A hall opening the same page at once: the first request renders it, the others wait
+    for that rendering rather than each making their own."""
+    made, _ = open_game
+    url = f"/e/{made.event.id}/standings/?part=1"
+    lock = stored.rendering_key(stored.key_of(made.event.id, "en", url))
+    assert cache.add(lock, 1, 30)  # the first request is rendering it
+    rendered: list[str] = []
+    render = views.render_to_string
+
+    def counted(template: str, *args: Any, **kwargs: Any) -> str:
+        rendered.append(template)
+        return render(template, *args, **kwargs)
+
+    monkeypatch.setattr(views, "render_to_string", counted)
+    first: list[Any] = []
+
+    def meanwhile(seconds: float) -> None:
+        if not first:  # the first request's rendering is stored while this one waits
+            cache.delete(lock)
+            first.append(Client().get(url))
+
+    monkeypatch.setattr(stored.time, "sleep", meanwhile)
+    waited = client.get(url)
+    assert waited.status_code == 200 and waited["ETag"] == first[0]["ETag"]
+    assert waited.content == first[0].content and len(rendered) == 1
+
+
+def test_a_page_whose_first_rendering_ended_unstored_is_rendered_at_once(
+    client, open_game, monkeypatch
+):
+    """The first request ended without storing its rendering (it was answered with an older
+    one): a request waiting for it stops waiting at once and renders the page itself."""
+    made, _ = open_game
+    url = f"/e/{made.event.id}/standings/?part=1"
+    lock = stored.rendering_key(stored.key_of(made.event.id, "en", url))
+    assert cache.add(lock, 1, 30)
+    waits: list[float] = []
+
+    def ended(seconds: float) -> None:
+        waits.append(seconds)
+        cache.delete(lock)  # the first request is done, and stored nothing
+
+    monkeypatch.setattr(stored.time, "sleep", ended)
+    answer = client.get(url)
+    assert answer.status_code == 200 and len(waits) == 1
+    assert client.get(url, HTTP_IF_NONE_MATCH=answer["ETag"]).status_code == 304  # stored
+
+
+class Clock:
+    """``time`` as tournaments.public.stored reads it, moved by hand."""
+
+    def __init__(self) -> None:
+        self.now = 1_000_000.0
+
+    def time(self) -> float:
+        return self.now
+
+    def monotonic(self) -> float:
+        return self.now
+
+
+def test_a_page_is_rendered_at_most_once_a_second_and_shows_a_hand_after_it(
+    client, open_game, settings, monkeypatch
+):
+    """With a hand somewhere in the hall every second, each page is rendered about once a
+    second: a rendering shows every change committed before it began, so it is served for
+    PUBLIC_VERSION_SECONDS whatever the counter says (here: a counter read after the hand);
+    after that the confirmed hand shows."""
+    settings.PUBLIC_VERSION_SECONDS = 1
+    clock = Clock()
+    monkeypatch.setattr(stored, "time", clock)
+    monkeypatch.setattr(stored, "_seen", {})
+    made, now = open_game
+    assert now.game_id is not None
+    url = f"/e/{made.event.id}/live/?part=1"
+    client.get(f"/e/{made.event.id}/standings/?part=1")  # the counter, read at 0 s
+    clock.now += 0.9
+    first = client.get(url)  # rendered at 0.9 s
+    with TestCase.captureOnCommitCallbacks(execute=True):
+        north_enters_a_hand(now.game_id)
+        hand_confirm(game_id=now.game_id, number=1, seat=Seat.EAST)
+    clock.now += 0.3
+    with CaptureQueriesContext(connection) as ctx:
+        within = client.get(url, HTTP_IF_NONE_MATCH=first["ETag"])
+    assert within.status_code == 304 and len(ctx.captured_queries) == 1  # the new counter
+    clock.now += 0.8
+    after = client.get(url, HTTP_IF_NONE_MATCH=first["ETag"])
+    assert after.status_code == 200 and after["ETag"] != first["ETag"]
+    assert '<span class="home-score">9</span>–<span class="away-score">1</span>' in (
+        after.content.decode()
+    )
 
 
 @pytest.mark.skipif(
