@@ -12,12 +12,15 @@ from kaiser_club.models import Club
 from kaiser_club.roles import Role
 from scoring import services
 from tests.factories import member, start_game
+from tests.queries import SESSION_AND_USER
 from tests.scoring.hands import NS, N, make_club, make_user, played, record, record_fillers
 
 pytestmark = pytest.mark.django_db
 
-GAME_LIST = 4  # session, user, the clubs I may see, the games with teams and seats
-GAME_DETAIL = 6  # session, user, my clubs, the game with teams and seats, hands, my role
+# The session and its user (tests/queries.py), then: the clubs I may see, the games with
+# teams and seats; or my clubs, the game with teams and seats, hands, my role.
+GAME_LIST = SESSION_AND_USER + 2
+GAME_DETAIL = SESSION_AND_USER + 4
 
 Counter = Callable[..., Any]
 
@@ -71,6 +74,7 @@ def test_the_games_page_costs_the_same_with_3_and_30_games(
 ) -> None:
     club = make_club()
     client = signed_in(club)
+    client.get("/games/")  # the session's first request: its user read apart (tests/queries.py)
     for size in (3, 30):
         while club.games.count() < size:
             start_game(club=club)
@@ -85,6 +89,7 @@ def test_the_game_page_costs_the_same_with_3_and_30_hands(
 ) -> None:
     club = make_club()
     client = signed_in(club)
+    client.get("/games/")  # the session's first request: its user read apart (tests/queries.py)
     for size in (3, 30):
         game = start_game(club=club)
         record_fillers(game, size)

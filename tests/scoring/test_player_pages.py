@@ -14,6 +14,7 @@ from scoring.ratings import forget_ratings
 from scoring.rules import Suit
 from tests.factories import UserFactory, member
 from tests.kaiser_club.club_helpers import join, new_club
+from tests.queries import FIRST_SESSION_AND_USER, SESSION_AND_USER
 from tests.scoring.season import EW, NS, N, Season, build_season, hand, play
 
 pytestmark = pytest.mark.django_db
@@ -122,13 +123,14 @@ def test_player_page_query_count_is_flat(
     join(s.club, s.a)
     client.force_login(viewer)
     forget_ratings()
-    # session, user; the player, shares-a-club; statistics (3); ratings fingerprint and
-    # games (2); games page count and rows (2); the viewer's clubs; the player's clubs.
-    with django_assert_num_queries(13):
+    # session, user (tests/queries.py); the player, shares-a-club; statistics (3); ratings
+    # fingerprint and games (2); games page count and rows (2); the viewer's clubs; the
+    # player's clubs.
+    with django_assert_num_queries(FIRST_SESSION_AND_USER + 11):
         answer = client.get(page_of(s.a))
     assert answer.status_code == 200
     assert answer.content.decode().count("<circle") == 3 + extra_games
-    with django_assert_num_queries(12):  # ratings from the cache: the fingerprint only
+    with django_assert_num_queries(SESSION_AND_USER + 10):  # ratings cached: the fingerprint
         client.get(page_of(s.a))
     assert Membership.objects.filter(player=s.a).count() == 1
 

@@ -12,6 +12,7 @@ from kombu.exceptions import OperationalError
 
 from kaiser_club.roles import Role
 from tests.factories import member
+from tests.queries import FIRST_SESSION_AND_USER, SESSION_AND_USER
 from tests.tournaments.helpers import generate, make_event
 from tournaments.choices import JobStatus
 from tournaments.models import Event, Pairing, ReportJob
@@ -163,8 +164,8 @@ def test_the_page_costs_the_same_queries_at_any_size(
             round=event.round_set.get() if n % 3 == 0 else None,
             subject=f"round-1-{n}" if n % 3 == 0 else f"copy-{n}",
         )
-    # session, user, clubs seen, event, role, jobs, rounds, games, tables
-    with django_assert_num_queries(9):
+    # session, user (tests/queries.py), clubs seen, event, role, jobs, rounds, games, tables
+    with django_assert_num_queries(FIRST_SESSION_AND_USER + 7):
         assert organiser.get(reverse("reports:page", args=[event.id])).status_code == 200
-    with django_assert_num_queries(6):
+    with django_assert_num_queries(SESSION_AND_USER + 4):
         assert organiser.get(reverse("reports:jobs", args=[event.id])).status_code == 200
