@@ -159,27 +159,9 @@ def _announce(game_id: int, *, was_finished: bool, over: bool) -> None:
         transaction.on_commit(partial(game_finished.send, sender=Game, game_id=game_id))
 
 
-def audit(
-    game: Game,
-    action: str,
-    *,
-    by: User | None = None,
-    by_label: str = "",
-    hand_number: int | None = None,
-    before: HandEntry | None = None,
-    after: HandEntry | None = None,
-    reason: str = "",
-) -> None:
-    change_line(
-        game,
-        action,
-        by=by,
-        by_label=by_label,
-        hand_number=hand_number,
-        before=before,
-        after=after,
-        reason=reason,
-    ).save(force_insert=True)
+def audit(game: Game, action: str, **details: Any) -> None:
+    """Saves the game's history line for a change (``change_line``'s details)."""
+    change_line(game, action, **details).save(force_insert=True)
 
 
 def change_line(
