@@ -20,3 +20,19 @@ def use_production_settings(database_url: str, *, keep_redis: bool = True, **ext
     os.environ.pop("CELERY_BROKER_URL", None)
     if not keep_redis:
         os.environ.pop("REDIS_URL", None)
+
+
+def recreate_database(server: str, name: str) -> None:
+    """Drops and creates the benchmark's own database on ``server`` (postgres://...)."""
+    import psycopg
+
+    with psycopg.connect(f"{server}/postgres", autocommit=True) as admin:
+        admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        admin.execute(f'CREATE DATABASE "{name}"')
+
+
+def drop_database(server: str, name: str) -> None:
+    import psycopg
+
+    with psycopg.connect(f"{server}/postgres", autocommit=True) as admin:
+        admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')

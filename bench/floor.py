@@ -65,22 +65,19 @@ use_production_settings(
     f"{ARGS.pg}/{ARGS.db}", keep_redis=False, DJANGO_STATIC_ROOT=str(STATIC_ROOT)
 )
 
+import _setup  # noqa: E402
 import _summary as summary  # noqa: E402
-import psycopg  # noqa: E402
 import requests  # noqa: E402
 
 from tests.reliability.stack import gunicorn  # noqa: E402
 
 
 def recreate_database() -> None:
-    with psycopg.connect(f"{ARGS.pg}/postgres", autocommit=True) as admin:
-        admin.execute(f'DROP DATABASE IF EXISTS "{ARGS.db}" WITH (FORCE)')
-        admin.execute(f'CREATE DATABASE "{ARGS.db}"')
+    _setup.recreate_database(ARGS.pg, ARGS.db)
 
 
 def drop_database() -> None:
-    with psycopg.connect(f"{ARGS.pg}/postgres", autocommit=True) as admin:
-        admin.execute(f'DROP DATABASE IF EXISTS "{ARGS.db}" WITH (FORCE)')
+    _setup.drop_database(ARGS.pg, ARGS.db)
 
 
 recreate_database()

@@ -88,6 +88,7 @@ os.environ.update(
 )
 os.environ.pop("CELERY_BROKER_URL", None)  # tasks, if any, run eagerly as in the quick start
 
+import _setup  # noqa: E402
 import _summary as summary  # noqa: E402  (bench/ is on sys.path when run as a script)
 import psycopg  # noqa: E402
 import requests  # noqa: E402
@@ -96,14 +97,11 @@ from tests.reliability.stack import gunicorn  # noqa: E402
 
 
 def recreate_database() -> None:
-    with psycopg.connect(f"{ARGS.pg}/postgres", autocommit=True) as admin:
-        admin.execute(f'DROP DATABASE IF EXISTS "{ARGS.db}" WITH (FORCE)')
-        admin.execute(f'CREATE DATABASE "{ARGS.db}"')
+    _setup.recreate_database(ARGS.pg, ARGS.db)
 
 
 def drop_database() -> None:
-    with psycopg.connect(f"{ARGS.pg}/postgres", autocommit=True) as admin:
-        admin.execute(f'DROP DATABASE IF EXISTS "{ARGS.db}" WITH (FORCE)')
+    _setup.drop_database(ARGS.pg, ARGS.db)
 
 
 recreate_database()
