@@ -294,7 +294,12 @@ CONTENT_SECURITY_POLICY = {
     },
 }
 if DATABASES["default"].get("ENGINE") == "kaiser_club.db":  # PostgreSQL (set above)
-    # Values sent beside the statement, not quoted into it: psycopg prepares a statement a
-    # connection runs again and again (after 5 runs), so the hand's game read and its write
-    # are planned once per connection, not at every hand (~1-3 ms of planning each).
-    DATABASES["default"].setdefault("OPTIONS", {})["server_side_binding"] = True
+    # Values sent beside the statement, not quoted into it, and a statement a connection
+    # runs again and again prepared (after 5 runs: psycopg's threshold, which Django turns off
+    # unless asked), so the hand's game read and its write are planned once per connection,
+    # not at every hand (1-3 ms of planning each). Behind PgBouncer in transaction mode set
+    # DATABASE_PREPARE_THRESHOLD=off: a pooled server connection does not keep them.
+    options = DATABASES["default"].setdefault("OPTIONS", {})
+    options["server_side_binding"] = True
+    threshold = env.str("DATABASE_PREPARE_THRESHOLD", default="5")
+    options["prepare_threshold"] = None if threshold.lower() == "off" else int(threshold)

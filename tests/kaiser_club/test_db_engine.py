@@ -79,3 +79,16 @@ def test_a_connection_the_server_ended_is_unusable_and_the_request_reconnects(
 def test_a_closed_connection_is_unusable(kept: Any) -> None:
     kept.connection.close()
     assert kept.is_usable() is False
+
+
+def test_a_statement_run_again_and_again_is_prepared_once(kept: Any) -> None:
+    """Django turns psycopg's prepared statements off unless asked: the settings ask, so the
+    hand's game read and its write are planned once per connection, not at every hand."""
+    assert kept.settings_dict["OPTIONS"]["prepare_threshold"] == 5
+    with kept.cursor() as cursor:
+        for number in range(8):
+            cursor.execute("SELECT %s::int + 40 AS kaiser_prepared_probe", [number])
+            assert cursor.fetchone() == (number + 40,)
+        cursor.execute("SELECT statement FROM pg_prepared_statements")
+        prepared = [row[0] for row in cursor.fetchall()]
+    assert any("kaiser_prepared_probe" in statement for statement in prepared)
