@@ -64,6 +64,9 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument("--db", default="kaiser_bench", help="database to create (dropped!)")
     parser.add_argument("--pg", default="postgres://postgres@127.0.0.1:5432", help="server URL")
     parser.add_argument("--workers", type=int, default=2, help="gunicorn workers")
+    parser.add_argument(
+        "--threads", type=int, default=1, help="threads a worker (over 1: gthread, keep-alive)"
+    )
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--basic-sample", type=int, default=20, help="hands with basic auth")
     parser.add_argument("--keep-db", action="store_true", help="keep the database afterwards")
@@ -555,7 +558,7 @@ def main() -> None:
     log = Path(tempfile.mkstemp(prefix="bench-gunicorn-", suffix=".log")[1])
     env = {**os.environ, "DATABASE_URL": gunicorn_database_url()}
     basic: Timings | None = None
-    with gunicorn(env, log, workers=ARGS.workers, access_log=False) as server:
+    with gunicorn(env, log, workers=ARGS.workers, threads=ARGS.threads, access_log=False) as server:
         ids = start_games(cast, plans, rng)
         session = signed_in_session(cast.scorekeeper, server.url)
         print(f"HTTP (gunicorn on {server.url}) ...", flush=True)
