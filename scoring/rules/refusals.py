@@ -23,7 +23,7 @@ from scoring.rules.terms import N_, Term
 from scoring.rules.types import Contract, MisdealReason, Seat, Team
 
 TEAM_NAMES: Mapping[Team, Term] = MappingProxyType(
-    {Team.NS: Term(N_("North-South")), Team.EW: Term(N_("East-West"))}
+    {Team.NS: Term(N_("North–South")), Team.EW: Term(N_("East–West"))}
 )
 SEAT_NAMES: Mapping[Seat, Term] = MappingProxyType(
     {

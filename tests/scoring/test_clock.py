@@ -82,7 +82,7 @@ def test_before_the_call_counts_the_hand_in_play_counts_then_the_higher_score_wi
         record(game, played(S, 7, 6, NS, EW))
     assert codes(exc) == ["time_over"]
     assert exc.value.message == (
-        "Time is up and the hand in play is finished: East-West won on time, "
+        "Time is up and the hand in play is finished: East–West won on time, "
         "so no more hands are played."
     )
     assert Hand.objects.filter(game=game).count() == 2
@@ -183,7 +183,7 @@ def test_calling_time_late_is_refused_when_a_recorded_hand_would_be_one_too_many
         services.game_call_time(game_id=game.id, at=now - 10 * MINUTE)
     assert exc.value.message == (
         "With time called then, hand 3 would no longer be possible: Time is up and the hand "
-        "in play is finished: East-West won on time, so no more hands are played."
+        "in play is finished: East–West won on time, so no more hands are played."
     )
     game.refresh_from_db()
     assert (game.time_called_at, game.version, game.status) == (None, version, "in_progress")

@@ -286,7 +286,7 @@ def test_hands_recorded_through_to_a_win() -> None:
     with pytest.raises(HandNotAccepted) as exc:
         record(game, played(N, 7, 5, NS, EW))
     assert codes(exc) == ["game_over"]
-    assert exc.value.message == "This game is over: North-South won."
+    assert exc.value.message == "This game is over: North–South won."
     assert Hand.objects.filter(game=game).count() == 6
 
 
@@ -534,7 +534,7 @@ def test_a_correction_that_ends_the_game_earlier_is_refused_naming_the_next_hand
         )
     assert exc.value.message == (
         "With this correction hand 6 would no longer be possible: "
-        "This game is over: North-South won."
+        "This game is over: North–South won."
     )
     assert codes(exc) == ["game_over"]
     assert snapshot(game) == before

@@ -90,8 +90,8 @@ def test_an_impossible_hand_is_refused_with_its_message(tablet: Any) -> None:
     keeper.hand("E", 7, "clubs", 0, "ew", "ew", record=False)
     refusal = page.locator("#preview .refusal")
     expect(refusal).to_contain_text(
-        "East-West took no tricks, so it cannot have taken the 5♥: "
-        "North-South took all eight tricks and both cards."
+        "East–West took no tricks, so it cannot have taken the 5♥: "
+        "North–South took all eight tricks and both cards."
     )
     expect(page.locator("#record")).to_be_disabled()
     # The server refuses it again if it is sent anyway.

@@ -468,7 +468,7 @@ def test_a_hand_after_the_game_is_over_is_400(game: Game, scorekeeper: APIClient
     answer = post(scorekeeper, url(game, "hands"), hand_json())
     assert answer.status_code == 400
     body = answer.json()
-    assert body["detail"] == "This game is over: North-South won."
+    assert body["detail"] == "This game is over: North–South won."
     assert [r["code"] for r in body["refusals"]] == ["game_over"]
 
 
@@ -635,7 +635,7 @@ def test_a_correction_that_breaks_a_later_hand_is_400_naming_it(
     assert answer.status_code == 400
     assert answer.json()["detail"] == (
         "With this correction hand 6 would no longer be possible: "
-        "This game is over: North-South won."
+        "This game is over: North–South won."
     )
     assert [r["code"] for r in answer.json()["refusals"]] == ["game_over"]
     assert hands_of(game) == before

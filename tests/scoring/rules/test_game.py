@@ -574,7 +574,7 @@ def test_hand_in_play_then_higher_score_wins_on_time() -> None:
     (refusal,) = refused.value.refusals
     assert (refusal.code, refusal.field) == ("time_over", None)
     assert refusal.message == (
-        "Time is up and the hand in play is finished: North-South won on time, "
+        "Time is up and the hand in play is finished: North–South won on time, "
         "so no more hands are played."
     )
 

@@ -218,24 +218,24 @@ REFUSALS = [
         played(tricks=0, five=NS, three=EW),
         "card_without_tricks",
         "five_hearts",
-        "North-South took no tricks, so it cannot have taken the 5♥: "
-        "East-West took all eight tricks and both cards.",
+        "North–South took no tricks, so it cannot have taken the 5♥: "
+        "East–West took all eight tricks and both cards.",
     ),
     (
         STANDARD,
         played(tricks=8, five=NS, three=EW),
         "card_without_tricks",
         "three_spades",
-        "East-West took no tricks, so it cannot have taken the 3♠: "
-        "North-South took all eight tricks and both cards.",
+        "East–West took no tricks, so it cannot have taken the 3♠: "
+        "North–South took all eight tricks and both cards.",
     ),
     (
         STANDARD,
         played(E, tricks=8, five=NS, three=EW),
         "card_without_tricks",
         "five_hearts",
-        "North-South took no tricks, so it cannot have taken the 5♥: "
-        "East-West took all eight tricks and both cards.",
+        "North–South took no tricks, so it cannot have taken the 5♥: "
+        "East–West took all eight tricks and both cards.",
     ),
     (
         KAISER,
@@ -367,7 +367,7 @@ def test_game_over_is_refused() -> None:
     assert state.over and state.winner is NS and state.end_reason is EndReason.TARGET
     refusals = validate_hand(CLUB, state, played(E, 7))
     assert refusals == [Refusal("game_over", None, {"winner": TEAM_NAMES[NS], "team": "ns"})]
-    assert refusals[0].message == "This game is over: North-South won."
+    assert refusals[0].message == "This game is over: North–South won."
 
 
 def test_game_over_comes_first_with_the_entry_problems() -> None:
