@@ -16,6 +16,7 @@ from rest_framework.test import APIClient
 
 from kaiser_club.errors import InvalidInput
 from kaiser_club.roles import Role
+from kaiser_club.sentences import render
 from scoring import services as scoring
 from scoring.rules import Team as Side
 from tests.factories import member
@@ -203,3 +204,27 @@ def test_a_report_job_that_failed_reads_in_the_readers_language() -> None:
         )
     with translation.override("en"):
         assert made.error_text == "This event has no bracket yet: generate it first."
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_bracket_round_is_named_in_the_readers_language_inside_a_refusal() -> None:
+    """A bracket's rounds keep their codes as label ("Round 1 (W1)"); a sentence names the
+    round in words, so a French refusal reads all in French. A label the organiser typed is
+    theirs, in any language."""
+    event = make_event(teams=4, format="single_elimination")
+    services.generation_request(event=event)
+    round_ = event.round_set.get(number=1)
+    assert "W1" in round_.label
+    services.round_start(round_=round_)
+    with pytest.raises(InvalidInput) as refused:
+        services.round_start(round_=round_)
+    with translation.override("fr"):
+        assert render(refused.value.message) == "Ronde 1 a déjà commencé."
+    with translation.override("en"):
+        assert render(refused.value.message) == "Round 1 has already started."
+    round_.label = "Finale du club"
+    round_.save(update_fields=["label"])
+    with pytest.raises(InvalidInput) as refused, translation.override("en"):
+        services.round_start(round_=round_)
+    with translation.override("en"):
+        assert render(refused.value.message) == "Finale du club has already started."

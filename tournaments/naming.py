@@ -19,6 +19,12 @@ CODE = re.compile(r"^(GF2|GF|3P|[WL]\d+)(?:-(\d+))?$")
 LABEL_CODES = re.compile(r"\b(GF2|GF|3P|[WL]\d+)\b")
 
 
+def stored_label(label: str) -> bool:
+    """A label the app gave a round ("Round 3", a bracket's "Round 3 (3P, W3)"), not one an
+    organiser typed."""
+    return bool(LABEL_CODES.search(label)) or re.fullmatch(r"Round \d+", label) is not None
+
+
 def remember_rounds(event: Any, rounds: Any) -> None:
     """Reads the bracket's depth from the event's rounds already at hand (their labels name
     every stage a round plays), so that naming them costs no query."""
@@ -83,7 +89,7 @@ def round_name(round_: Any, event: Any) -> str:
         order = {"W": 0, "L": 1, "3": 2, "G": 3}
         codes = sorted(set(codes), key=lambda c: (order.get(c[0], 9), c))
         return " · ".join(_stage(event, code, plural=True) for code in codes)
-    if round_.label and not re.fullmatch(r"Round \d+", round_.label):
+    if round_.label and not stored_label(round_.label):
         return str(round_.label)
     if event.format == Format.POOLS:
         return _("Pool stage, round %(n)s") % {"n": round_.number}

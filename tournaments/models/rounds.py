@@ -18,6 +18,7 @@ from kaiser_club.sentences import N_, Sentence
 from scoring.models import Game, Team
 
 from ..choices import ResultKind, RoundStatus, SlotSide
+from ..naming import stored_label
 from .entries import Entry
 from .events import Event
 
@@ -42,9 +43,12 @@ class Round(models.Model):
 
     @property
     def said(self) -> str | Sentence:
-        """The round as a sentence names it, in the reader's language: its label, or
-        "Round 3"."""
-        return self.label or N_("Round %(n)s", n=self.number)
+        """The round as a sentence names it, in the reader's language: a label the organiser
+        typed, or "Round 3" (a bracket's stored label, "Round 3 (3P, W3)", is codes, not
+        words, and would read as English in a French sentence)."""
+        if self.label and not stored_label(self.label):
+            return self.label
+        return N_("Round %(n)s", n=self.number)
 
     @property
     def started(self) -> bool:
