@@ -67,6 +67,8 @@ class Membership(models.Model):
     joined_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
+        verbose_name = _("membership")
+        verbose_name_plural = _("memberships")
         ordering = ["club", "player__name"]
         constraints = [
             models.UniqueConstraint(fields=["club", "player"], name="one_membership_per_club"),
@@ -92,6 +94,8 @@ class FormerMembership(models.Model):
     left_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
+        verbose_name = _("former membership")
+        verbose_name_plural = _("former memberships")
         ordering = ["club", "player__name"]
         constraints = [
             models.UniqueConstraint(
@@ -125,6 +129,8 @@ class Invitation(models.Model):
     revoked_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
+        verbose_name = _("invitation")
+        verbose_name_plural = _("invitations")
         ordering = ["-created_at", "-id"]
 
     def __str__(self) -> str:

@@ -39,6 +39,8 @@ class Team(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
+        verbose_name = _("team")
+        verbose_name_plural = _("teams")
         ordering = ["name", "id"]
         constraints = [
             models.CheckConstraint(
@@ -108,6 +110,8 @@ class Game(models.Model):
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
+        verbose_name = _("game")
+        verbose_name_plural = _("games")
         ordering = ["-created_at", "-id"]
         indexes = [models.Index(fields=["status", "time_called_at"])]
         constraints = [

@@ -17,7 +17,7 @@ from django.db import IntegrityError, models, transaction
 from django.db.models import Q
 from django.utils.translation import gettext as _
 
-from kaiser_club.sentences import N_, Said, render
+from kaiser_club.sentences import N_, Said, joined, render
 
 from ..actors import Actor
 from ..errors import Conflict, InvalidInput, NotAllowed, NotFound
@@ -32,23 +32,26 @@ EXAMPLES = 3  # rows named in a refusal
 class MergeReport:
     kept: Player
     merged_name: str
-    moved: dict[str, int] = field(default_factory=dict)  # what moved, by verbose name plural
+    moved: dict[type[models.Model], int] = field(default_factory=dict)  # rows moved, by model
     notes: list[Said] = field(default_factory=list)
-    singular: dict[str, str] = field(default_factory=dict)  # verbose name plural -> name
 
     def summary(self) -> str:
-        moved = ", ".join(
-            f"{count} {name if count != 1 else self.singular.get(name, name)}"
-            for name, count in self.moved.items()
-            if count
-        )
+        moved = joined([_rows(model, count) for model, count in self.moved.items() if count])
         names = {"merged": self.merged_name, "kept": self.kept.name}
         said = (
             N_("%(merged)s was merged into %(kept)s (%(moved)s moved).", moved=moved, **names)
-            if moved
+            if moved.params
             else N_("%(merged)s was merged into %(kept)s.", **names)
         )
         return " ".join(render(text) for text in [said, *self.notes])
+
+
+def _rows(model: type[models.Model], count: int) -> Said:
+    """"1 game", "3 games": the model's own names, in the reader's language (English and
+    French agree on one and more than one; a count of 0 is not said)."""
+    names = model._meta
+    what = names.verbose_name if count == 1 else names.verbose_name_plural
+    return N_("%(count)s %(what)s", count=count, what=what or model.__name__)
 
 
 def player_fields_by_model() -> dict[type[models.Model], list[models.Field]]:
@@ -261,8 +264,7 @@ def merge_records(*, keep_id: int, duplicate_id: int) -> MergeReport:
     Invitation.objects.filter(
         player=dup, accepted_at__isnull=True, revoked_at__isnull=True
     ).delete()  # a link to the duplicate must not claim the record kept
-    moved: dict[str, int] = {}
-    singular: dict[str, str] = {}
+    moved: dict[type[models.Model], int] = {}
     try:
         with transaction.atomic():
             for model, fields in by_model.items():
@@ -271,8 +273,7 @@ def merge_records(*, keep_id: int, duplicate_id: int) -> MergeReport:
                     count += model._default_manager.filter(**{player_field.name: dup.id}).update(
                         **{player_field.name: keep.id}
                     )
-                moved[str(model._meta.verbose_name_plural)] = count
-                singular[str(model._meta.verbose_name_plural)] = str(model._meta.verbose_name)
+                moved[model] = count
     except IntegrityError as exc:
         raise Conflict(
             N_(
@@ -300,6 +301,4 @@ def merge_records(*, keep_id: int, duplicate_id: int) -> MergeReport:
     keep.save()
     merged_name = dup.name
     dup.delete()
-    return MergeReport(
-        kept=keep, merged_name=merged_name, moved=moved, notes=notes, singular=singular
-    )
+    return MergeReport(kept=keep, merged_name=merged_name, moved=moved, notes=notes)

@@ -8,12 +8,14 @@ from typing import Any
 import pytest
 from django.contrib.auth import get_user_model
 from django.urls import reverse
+from django.utils import translation
 
 from kaiser_club.actors import Actor
 from kaiser_club.errors import Conflict, InvalidInput, NotAllowed
 from kaiser_club.members.merge import _refuse_unique_clash, player_merge
 from kaiser_club.models import Club, Invitation, Membership, Player
 from kaiser_club.roles import Role
+from kaiser_club.sentences import render
 from scoring.models import Game, Team
 from tests.factories import member, start_game
 from tests.kaiser_club.club_helpers import join, new_club
@@ -69,7 +71,7 @@ def test_everything_moves_to_the_record_kept(club: Club) -> None:
     second.refresh_from_db()
     assert second.east == keep
     assert Team.objects.get(id=second.ew_team_id).player_one == keep
-    assert report.moved["games"] == 1 and report.moved["teams"] == 1
+    assert report.moved[Game] == 1 and report.moved[Team] == 1
     assert report.summary() == (
         "Walt Kowalchuk was merged into Walter Kowalchuk (1 membership, 1 team, 1 game "
         "moved). Both were members of Regina Kaiser Club; one membership remains, as "
@@ -216,3 +218,26 @@ def test_merge_page_shows_a_refusal(client: Any, club: Club) -> None:
     )
     assert answer.status_code == 400
     assert "these are two different people; nothing was merged" in answer.content.decode()
+
+
+def test_a_merge_is_told_in_the_readers_language(club: Club) -> None:
+    """What moved and what was refused name the records in the reader's language ("1 partie",
+    "la même partie"), not by Django's English model names."""
+    game = start_game(club=club)
+    with pytest.raises(Conflict) as refused:
+        player_merge(actor=staff(), keep_id=game.north_id, duplicate_id=game.east_id)
+    with translation.override("fr"):
+        assert "(partie)" in render(refused.value.message)
+    keep = Player.objects.create(name="Walter Kowalchuk")
+    dup = Player.objects.create(name="Walt Kowalchuk")
+    Team.objects.create(player_one=dup, player_two=Player.objects.create(name="Ann"))
+    Team.objects.create(player_one=dup, player_two=Player.objects.create(name="Bob"))
+    report = player_merge(actor=staff(), keep_id=keep.id, duplicate_id=dup.id)
+    with translation.override("fr"):
+        assert report.summary() == (
+            "Walt Kowalchuk a été fusionné dans Walter Kowalchuk (déplacé\u00a0: 2 équipes)."
+        )
+    with translation.override("en"):
+        assert report.summary() == (
+            "Walt Kowalchuk was merged into Walter Kowalchuk (2 teams moved)."
+        )

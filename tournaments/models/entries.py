@@ -50,6 +50,8 @@ class Entry(models.Model):
     withdrawn_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
+        verbose_name = _("entry")
+        verbose_name_plural = _("entries")
         ordering = ["event", "seed", "name", "id"]
         verbose_name_plural = "entries"
         constraints = [
@@ -94,6 +96,8 @@ class Substitution(models.Model):
     at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
+        verbose_name = _("substitution")
+        verbose_name_plural = _("substitutions")
         ordering = ["at", "id"]
 
     def __str__(self) -> str:
