@@ -47,7 +47,7 @@ class MergeReport:
 
 
 def _rows(model: type[models.Model], count: int) -> Said:
-    """"1 game", "3 games": the model's own names, in the reader's language (English and
+    """ "1 game", "3 games": the model's own names, in the reader's language (English and
     French agree on one and more than one; a count of 0 is not said)."""
     names = model._meta
     what = names.verbose_name if count == 1 else names.verbose_name_plural

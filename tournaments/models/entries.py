@@ -53,7 +53,6 @@ class Entry(models.Model):
         verbose_name = _("entry")
         verbose_name_plural = _("entries")
         ordering = ["event", "seed", "name", "id"]
-        verbose_name_plural = "entries"
         constraints = [
             models.CheckConstraint(
                 condition=Q(team__isnull=False, player__isnull=True)
