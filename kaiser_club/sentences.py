@@ -152,6 +152,12 @@ def stored(said: Said) -> dict[str, Any]:
     return value
 
 
+def read_back(kept: Mapping[str, Any] | None, english: str) -> str:
+    """A sentence kept by ``stored``, in the active language; ``english`` where none was kept
+    (rows written before sentences were kept)."""
+    return render(Sentence.from_json(kept)) if kept else english
+
+
 def listed(names: Sequence[str]) -> str:
     """Names as a list in the reader's language: 'A', 'A and B', 'A, B and C'."""
     if len(names) <= 1:

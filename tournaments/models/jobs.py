@@ -7,7 +7,7 @@ from django.db import models
 from django.db.models import Q
 from django.utils import translation
 
-from kaiser_club.sentences import Said, Sentence, render, stored
+from kaiser_club.sentences import Said, read_back, render, stored
 
 from ..choices import JobStatus
 from .events import Event
@@ -65,12 +65,12 @@ class GenerationJob(models.Model):
     @property
     def summary_text(self) -> str:
         """The summary in the active language."""
-        return render(Sentence.from_json(self.summary_said)) if self.summary_said else self.summary
+        return read_back(self.summary_said, self.summary)
 
     @property
     def error_text(self) -> str:
         """Why the job failed, in the active language."""
-        return render(Sentence.from_json(self.error_said)) if self.error_said else self.error
+        return read_back(self.error_said, self.error)
 
 
 class Rollback(models.Model):

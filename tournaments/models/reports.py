@@ -18,7 +18,7 @@ from django.db.models import Q
 from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 
-from kaiser_club.sentences import Said, Sentence, render, stored
+from kaiser_club.sentences import Said, read_back, render, stored
 from scoring.models import Game
 
 from ..choices import JobStatus
@@ -123,4 +123,4 @@ class ReportJob(models.Model):
     @property
     def error_text(self) -> str:
         """Why the job failed, in the active language."""
-        return render(Sentence.from_json(self.error_said)) if self.error_said else self.error
+        return read_back(self.error_said, self.error)
