@@ -13,8 +13,9 @@ reaches 15 hands). The same stream is then written:
   services  scoring.services.hand_record in this process as a door calls it: the game's row
             read, the hand applied to the state it keeps (update game, insert hand and history
             line: one statement, scoring/services/kept_write.py);
-  HTTP      POST /api/games/<id>/hands/ to gunicorn (2 workers, production settings in hall
-            mode), one client, one request at a time, through requests.Session.
+  HTTP      POST /api/games/<id>/hands/ to gunicorn (2 workers of 4 threads, which keep the
+            connection open, as deployed; production settings in hall mode), one client, one
+            request at a time, through requests.Session.
 
 Games are started before the clock runs; only the hands are timed. The bench makes its own
 database (default kaiser_bench: dropped, created and migrated at the start, dropped at the end
@@ -65,7 +66,11 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument("--pg", default="postgres://postgres@127.0.0.1:5432", help="server URL")
     parser.add_argument("--workers", type=int, default=2, help="gunicorn workers")
     parser.add_argument(
-        "--threads", type=int, default=1, help="threads a worker (over 1: gthread, keep-alive)"
+        "--threads",
+        type=int,
+        default=4,
+        help="threads a gunicorn worker (4, as docker-compose runs it; 1: sync workers, a new "
+        "connection for every request)",
     )
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--basic-sample", type=int, default=20, help="hands with basic auth")
@@ -480,7 +485,8 @@ def report(rows: list[Timings], extra: Timings | None, plans: list[PlannedGame])
     print(
         f"{count(plans):,} hands in {len(plans):,} games ({finished:,} played to the end, "
         f"the rest stopped at {HANDS_PER_GAME} hands); PostgreSQL "
-        f"{version // 10000}.{version % 10000}; gunicorn {ARGS.workers} workers, "
+        f"{version // 10000}.{version % 10000}; "
+        f"gunicorn {ARGS.workers} workers x {ARGS.threads} threads, "
         f"CONN_MAX_AGE {ARGS.conn_max_age or 60}"
     )
     print(f"{os.cpu_count()} CPUs shared with whatever else runs; load average now {load}")

@@ -41,6 +41,7 @@ import contextlib
 import dataclasses
 import hashlib
 import re
+import threading
 import time
 from collections import OrderedDict
 from collections.abc import Callable
@@ -86,6 +87,7 @@ class Stored:
 
 
 _local: OrderedDict[str, Stored] = OrderedDict()
+_local_lock = threading.Lock()  # a worker's threads (gthread) share _local
 
 
 def storable(request: HttpRequest) -> bool:
@@ -177,10 +179,11 @@ def _revalidated(
 
 
 def _remember(key: str, stored: Stored) -> None:
-    _local[key] = stored
-    _local.move_to_end(key)
-    while len(_local) > LOCAL_PAGES:
-        _local.popitem(last=False)
+    with _local_lock:  # another thread's popitem between these lines would lose ``key``
+        _local[key] = stored
+        _local.move_to_end(key)
+        while len(_local) > LOCAL_PAGES:
+            _local.popitem(last=False)
 
 
 def _put(
