@@ -24,4 +24,4 @@ RUN DJANGO_SECRET_KEY=build-only python manage.py collectstatic --noinput \
  && mkdir -p /app/media && chown -R kaiser /app/media
 USER kaiser
 EXPOSE 8000
-CMD ["gunicorn", "kaiser_club.wsgi:application", "--bind", "0.0.0.0:8000", "--workers", "3", "--access-logfile", "-"]
+CMD ["gunicorn", "kaiser_club.wsgi:application", "--bind", "0.0.0.0:8000", "--workers", "3", "--threads", "4", "--access-logfile", "-"]
