@@ -56,6 +56,40 @@ def test_a_role_refusal_on_the_api(api_client: APIClient) -> None:
     assert english.json()["detail"] == f"Your role in {event.club.name} does not allow this."
 
 
+@pytest.mark.parametrize(
+    ("body", "english", "french"),
+    [
+        (
+            b'\xff\xfe{"name": 1}',
+            "The body is not JSON: it is not UTF-8 text. Send JSON encoded as UTF-8.",
+            "Le corps n’est pas du JSON\u00a0: ce n’est pas du texte UTF-8. Envoyez du JSON "
+            "encodé en UTF-8.",
+        ),
+        (
+            b'{"name": "Aces",',
+            "The body is not JSON: it stops making sense at line 1, column 17.",
+            "Le corps n’est pas du JSON\u00a0: il perd son sens à la ligne 1, colonne 17.",
+        ),
+        (
+            b'{"name": NaN}',
+            "The body is not JSON: NaN and Infinity are not JSON numbers.",
+            "Le corps n’est pas du JSON\u00a0: NaN et Infinity ne sont pas des nombres JSON.",
+        ),
+    ],
+)
+def test_a_body_that_is_not_json_on_the_api(
+    api_client: APIClient, body: bytes, english: str, french: str
+) -> None:
+    """Python's own words ("'utf-8' codec can't decode byte 0xff") are not an answer."""
+    event = make_event(teams=0)
+    api_client.force_login(member(event.club, Role.ORGANISER))
+    url = f"/api/events/{event.id}/entries/"
+    for language, said in ((FR, french), (EN, english)):
+        answer = api_client.generic("POST", url, body, "application/json", **language)
+        assert answer.status_code == 400
+        assert answer.json() == {"detail": said, "code": "parse_error"}
+
+
 def test_a_csv_row_error_on_the_api(api_client: APIClient) -> None:
     event = make_event(teams=0)
     api_client.force_login(member(event.club, Role.ORGANISER))

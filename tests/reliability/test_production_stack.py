@@ -7,8 +7,8 @@ differs from a container, and nothing else does):
 - the README's ``.env``, written by its own ``cat > .env`` block (public host name
   kaiser.example.org, hall mode off), and the same with the README's hall-mode lines;
 - the compose file as ``docker-compose config`` resolves it with that ``.env``: each service's
-  environment and command (web: ``migrate`` then gunicorn with three workers of four threads; worker; beat),
-  with the Dockerfile's ``ENV`` (production settings) and its ``collectstatic``;
+  environment and command (web: ``migrate`` then gunicorn with three workers of four threads;
+  worker; beat), with the Dockerfile's ``ENV`` (production settings) and its ``collectstatic``;
 - a private PostgreSQL (the database and role of the compose file's ``postgres`` service) and a
   private Redis;
 - Debian's Caddy with ``deploy/Caddyfile`` (as ``caddy adapt`` reads it), its upstream the local

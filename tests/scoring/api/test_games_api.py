@@ -787,7 +787,10 @@ def test_staff_act_as_club_admins_everywhere(game: Game, client_for: ClientFor) 
 def test_writes_answer_json_errors_not_html(game: Game, scorekeeper: APIClient) -> None:
     answer = scorekeeper.post(url(game, "hands"), "{not json", content_type="application/json")
     assert answer.status_code == 400
-    assert answer.json()["detail"].startswith("JSON parse error")
+    assert answer.json() == {
+        "detail": "The body is not JSON: it stops making sense at line 1, column 2.",
+        "code": "parse_error",
+    }
 
 
 def test_client_id_must_be_a_uuid(game: Game, scorekeeper: APIClient) -> None:
