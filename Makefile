@@ -34,9 +34,17 @@ serve: install
 ## (another port: make demo PORT=8001; another address: make demo HOST=0.0.0.0)
 demo: demodata serve
 
+# The suite runs on TEST_WORKERS processes (pytest-xdist), each with its own test database:
+# many tests wait on a browser, a server, a worker or a subprocess rather than compute.
+# --dist loadscope keeps a module's tests on one worker, so a module-scoped fixture (the
+# production stack, every page swept in the browser, the backup's database) is built once.
+# TEST_WORKERS=0 runs everything in this one process.
+TEST_WORKERS ?= 2
+
 ## Install and run the whole test suite (DATABASE_URL=postgres://... to run it on PostgreSQL)
 test: install
-	DJANGO_SETTINGS_MODULE=kaiser_club.settings.test $(PY) -m pytest $(PYTEST_ARGS)
+	DJANGO_SETTINGS_MODULE=kaiser_club.settings.test $(PY) -m pytest \
+	  -n $(TEST_WORKERS) --dist loadscope $(PYTEST_ARGS)
 
 lint: install
 	$(VENV)/bin/ruff check .
