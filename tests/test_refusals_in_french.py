@@ -77,17 +77,30 @@ def test_a_role_refusal_on_the_api(api_client: APIClient) -> None:
         ),
     ],
 )
+@pytest.mark.parametrize("endpoint", ["entries", "import"])
 def test_a_body_that_is_not_json_on_the_api(
-    api_client: APIClient, body: bytes, english: str, french: str
+    api_client: APIClient, endpoint: str, body: bytes, english: str, french: str
 ) -> None:
-    """Python's own words ("'utf-8' codec can't decode byte 0xff") are not an answer."""
+    """Python's own words ("'utf-8' codec can't decode byte 0xff") are not an answer, on the
+    endpoints that store what they read and on the event import alike."""
     event = make_event(teams=0)
     api_client.force_login(member(event.club, Role.ORGANISER))
-    url = f"/api/events/{event.id}/entries/"
+    url = f"/api/events/{event.id}/entries/" if endpoint == "entries" else "/api/events/import/"
     for language, said in ((FR, french), (EN, english)):
         answer = api_client.generic("POST", url, body, "application/json", **language)
         assert answer.status_code == 400
         assert answer.json() == {"detail": said, "code": "parse_error"}
+
+
+def test_a_number_python_will_not_read_is_refused_as_a_number() -> None:
+    """A 5,000-digit integer is valid JSON that Python refuses to convert."""
+    event = make_event(teams=0)
+    client = APIClient()
+    client.force_login(member(event.club, Role.ORGANISER))
+    body = b'{"name": ' + b"9" * 5000 + b"}"
+    answer = client.generic("POST", f"/api/events/{event.id}/entries/", body, "application/json")
+    assert answer.status_code == 400
+    assert answer.json()["code"] == "not_number"
 
 
 def test_a_csv_row_error_on_the_api(api_client: APIClient) -> None:

@@ -392,8 +392,8 @@ def test_the_page_in_french(tablet: Any) -> None:
     keeper.tap("#entry input[name=keeper][value='0'] + span")
     keeper.hand("E", 7, "clubs", 0, "ew", "ns", record=False)  # E-W took no tricks, and the 5♥?
     expect(page.locator("#preview .refusal")).to_have_text(
-        "Est-Ouest n’a fait aucune levée, elle ne peut donc pas avoir pris le 5♥ : "
-        "Nord-Sud a fait les huit levées et pris les deux cartes."
+        "Est–Ouest n’a fait aucune levée, elle ne peut donc pas avoir pris le 5♥ : "
+        "Nord–Sud a fait les huit levées et pris les deux cartes."
     )
     keeper.pick("five_hearts", "ns")
     expect(page.locator("#preview .preview-body")).to_contain_text("Prochain donneur : Est.")

@@ -10,10 +10,11 @@ from django.http import HttpResponse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import status
-from rest_framework.parsers import JSONParser, MultiPartParser
+from rest_framework.parsers import MultiPartParser
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from kaiser_club.api.parsers import ReadableJSONParser
 from kaiser_club.request_limits import whole_number_text
 from kaiser_club.sentences import N_
 
@@ -77,7 +78,7 @@ def is_dry_run(request: Request) -> bool:
 
 
 class ImportView(EventView):
-    parser_classes = [JSONParser, MultiPartParser]
+    parser_classes = [ReadableJSONParser, MultiPartParser]
 
     @extend_schema(
         request={"application/json": OpenApiTypes.OBJECT},
