@@ -3,6 +3,7 @@
 from pathlib import Path
 
 import environ
+from django.core.exceptions import ImproperlyConfigured
 
 BASE_DIR = Path(__file__).resolve().parent.parent.parent
 env = environ.Env()
@@ -293,6 +294,21 @@ CONTENT_SECURITY_POLICY = {
         "frame-ancestors": ["'none'"],
     },
 }
+
+
+def prepare_threshold(value: str) -> int | None:
+    """``DATABASE_PREPARE_THRESHOLD``: the runs after which psycopg prepares a statement (0: at
+    its first run), or off."""
+    value = value.strip().lower()
+    if value in ("off", "none", ""):
+        return None
+    if value.isdigit():
+        return int(value)
+    raise ImproperlyConfigured(
+        f"DATABASE_PREPARE_THRESHOLD={value!r}: a whole number of runs, or off."
+    )
+
+
 if DATABASES["default"].get("ENGINE") == "kaiser_club.db":  # PostgreSQL (set above)
     # Values sent beside the statement, not quoted into it, and a statement a connection
     # runs again and again prepared (after 5 runs: psycopg's threshold, which Django turns off
@@ -301,5 +317,6 @@ if DATABASES["default"].get("ENGINE") == "kaiser_club.db":  # PostgreSQL (set ab
     # DATABASE_PREPARE_THRESHOLD=off: a pooled server connection does not keep them.
     options = DATABASES["default"].setdefault("OPTIONS", {})
     options["server_side_binding"] = True
-    threshold = env.str("DATABASE_PREPARE_THRESHOLD", default="5")
-    options["prepare_threshold"] = None if threshold.lower() == "off" else int(threshold)
+    options["prepare_threshold"] = prepare_threshold(
+        env.str("DATABASE_PREPARE_THRESHOLD", default="5")
+    )

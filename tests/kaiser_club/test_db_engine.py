@@ -8,8 +8,11 @@ import select
 from typing import Any
 
 import pytest
+from django.core.exceptions import ImproperlyConfigured
 from django.db import connection, connections
 from django.db.backends.postgresql import base as django_base
+
+from kaiser_club.settings.base import prepare_threshold
 
 pytestmark = pytest.mark.django_db
 
@@ -92,3 +95,17 @@ def test_a_statement_run_again_and_again_is_prepared_once(kept: Any) -> None:
         cursor.execute("SELECT statement FROM pg_prepared_statements")
         prepared = [row[0] for row in cursor.fetchall()]
     assert any("kaiser_prepared_probe" in statement for statement in prepared)
+
+
+@pytest.mark.parametrize(
+    ("value", "threshold"),
+    [("5", 5), ("0", 0), (" 12 ", 12), ("off", None), ("OFF", None), ("", None)],
+)
+def test_the_prepare_threshold_setting_reads(value: str, threshold: int | None) -> None:
+    assert prepare_threshold(value) == threshold
+
+
+@pytest.mark.parametrize("value", ["five", "-1", "2.5"])
+def test_a_prepare_threshold_that_is_not_a_number_is_refused_by_name(value: str) -> None:
+    with pytest.raises(ImproperlyConfigured, match="DATABASE_PREPARE_THRESHOLD"):
+        prepare_threshold(value)
