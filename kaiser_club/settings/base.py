@@ -1,5 +1,6 @@
 """Settings shared by every environment; each environment module imports these and overrides."""
 
+import re
 from pathlib import Path
 
 import environ
@@ -309,6 +310,19 @@ def prepare_threshold(value: str) -> int | None:
     )
 
 
+def statement_timeout(value: str) -> str | None:
+    """``DATABASE_STATEMENT_TIMEOUT``: how long one statement may run ("30s", "2min",
+    "500ms"; a number alone is milliseconds), or off."""
+    value = value.strip().lower().replace(" ", "")
+    if value in ("off", "none", "", "0"):
+        return None
+    if re.fullmatch(r"\d+(ms|s|min|h)?", value):
+        return value
+    raise ImproperlyConfigured(
+        f"DATABASE_STATEMENT_TIMEOUT={value!r}: a duration such as 30s or 2min, or off."
+    )
+
+
 if DATABASES["default"].get("ENGINE") == "kaiser_club.db":  # PostgreSQL (set above)
     # Values sent beside the statement, not quoted into it, and a statement a connection
     # runs again and again prepared (after 5 runs: psycopg's threshold, which Django turns off
@@ -320,3 +334,11 @@ if DATABASES["default"].get("ENGINE") == "kaiser_club.db":  # PostgreSQL (set ab
     options["prepare_threshold"] = prepare_threshold(
         env.str("DATABASE_PREPARE_THRESHOLD", default="5")
     )
+    # gunicorn's threaded workers do not stop a request that runs past --timeout: PostgreSQL
+    # stops a statement that does (a lock never released, a runaway query), so a stuck
+    # request gives its thread and its connection back with an error. Off behind PgBouncer
+    # (it refuses the startup option: set it on the database role there).
+    timeout = statement_timeout(env.str("DATABASE_STATEMENT_TIMEOUT", default="30s"))
+    if timeout is not None:
+        given = str(options.get("options", ""))
+        options["options"] = f"{given} -c statement_timeout={timeout}".strip()

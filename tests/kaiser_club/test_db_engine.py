@@ -12,7 +12,7 @@ from django.core.exceptions import ImproperlyConfigured
 from django.db import connection, connections
 from django.db.backends.postgresql import base as django_base
 
-from kaiser_club.settings.base import prepare_threshold
+from kaiser_club.settings.base import prepare_threshold, statement_timeout
 
 pytestmark = pytest.mark.django_db
 
@@ -109,3 +109,24 @@ def test_the_prepare_threshold_setting_reads(value: str, threshold: int | None) 
 def test_a_prepare_threshold_that_is_not_a_number_is_refused_by_name(value: str) -> None:
     with pytest.raises(ImproperlyConfigured, match="DATABASE_PREPARE_THRESHOLD"):
         prepare_threshold(value)
+
+
+@pytest.mark.parametrize(
+    ("value", "timeout"),
+    [("30s", "30s"), ("2 min", "2min"), ("500", "500"), ("off", None), ("0", None), ("", None)],
+)
+def test_the_statement_timeout_setting_reads(value: str, timeout: str | None) -> None:
+    assert statement_timeout(value) == timeout
+
+
+def test_a_statement_timeout_that_is_not_a_duration_is_refused_by_name() -> None:
+    with pytest.raises(ImproperlyConfigured, match="DATABASE_STATEMENT_TIMEOUT"):
+        statement_timeout("half a minute")
+
+
+def test_every_connection_carries_the_statement_timeout(kept: Any) -> None:
+    """A request stuck in PostgreSQL (a lock never released) gets its thread back after 30 s:
+    gunicorn's threaded workers do not stop it themselves."""
+    with kept.cursor() as cursor:
+        cursor.execute("SHOW statement_timeout")
+        assert cursor.fetchone() == ("30s",)

@@ -3,8 +3,8 @@ transaction) starts, so that a file too big is refused with a sentence and no tr
 held, no worker swells and no row is written.
 
 The limits hold the largest event the app runs (500 teams, 50 rounds, 300 tables) with room to
-spare; at the limits an import takes under 20 s on the CI machine, inside gunicorn's 30 s. A
-file of 5,000 players held one transaction for 34 s before these limits.
+spare; at the limits an import takes under 20 s on the CI machine, inside the 30 s a request
+should take. A file of 5,000 players held one transaction for 34 s before these limits.
 """
 
 from __future__ import annotations
