@@ -4,8 +4,8 @@ asserts nothing.
     .venv/bin/python bench/floor.py                   # 2,000 requests a row
     .venv/bin/python bench/floor.py --requests 500
 
-gunicorn (2 workers, production settings in hall mode) as bench/record_hands.py runs it, one
-client, one request at a time through requests.Session, p50 of each row:
+gunicorn (2 workers of 4 threads, production settings in hall mode) as bench/record_hands.py
+runs it, one client, one request at a time through requests.Session, p50 of each row:
 
   healthz           GET /healthz: answered by the first middleware (one SELECT 1)
   static file       GET of a small static file: answered by WhiteNoise
@@ -51,6 +51,9 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument("--pg", default="postgres://postgres@127.0.0.1:5432", help="server URL")
     parser.add_argument("--redis", default="redis://127.0.0.1:6379/13", help="'' to skip Redis")
     parser.add_argument("--workers", type=int, default=2, help="gunicorn workers")
+    parser.add_argument(
+        "--threads", type=int, default=4, help="threads a gunicorn worker (4, as deployed)"
+    )
     parser.add_argument("--keep-db", action="store_true", help="keep the database afterwards")
     return parser.parse_args()
 
@@ -176,7 +179,7 @@ def serve_and_time(user: User, redis_url: str) -> dict[str, Measured]:
         env["REDIS_URL"] = redis_url
     log = Path(tempfile.mkstemp(prefix="bench-floor-gunicorn-", suffix=".log")[1])
     results: dict[str, Measured] = {}
-    with gunicorn(env, log, workers=ARGS.workers, access_log=False) as server:
+    with gunicorn(env, log, workers=ARGS.workers, threads=ARGS.threads, access_log=False) as server:
         session = signed_in(user, server.url)
         pids = server.pids()
         for label, call, expected in rows(server.url, requests.Session(), session):
@@ -211,7 +214,8 @@ def report(runs: dict[str, dict[str, Measured]], counted: dict[str, int]) -> Non
     load = ", ".join(f"{x:.2f}" for x in os.getloadavg())
     print()
     print(
-        f"{ARGS.requests:,} requests a row, one at a time; gunicorn {ARGS.workers} workers; "
+        f"{ARGS.requests:,} requests a row, one at a time; "
+        f"gunicorn {ARGS.workers} workers x {ARGS.threads} threads; "
         f"{os.cpu_count()} CPUs shared with whatever else runs; load average now {load}"
     )
     print("server CPU: gunicorn's own CPU time a request (PostgreSQL's and Redis' not counted)")

@@ -16,17 +16,17 @@ warm, and the event's version stamp. Cost growth (issue 16: flat): the version s
 warm public standings page (Django's test client, every middleware, the stored rendering
 served, the event's counter read on every request) at 16 and at ``--teams`` teams.
 
-Then gunicorn (production settings, hall mode, ``--workers`` workers, the cache on Redis when
-``--redis`` is given, else each worker's own memory) serves, on a free port of 127.0.0.1, at the
-demo's size and at the big event's: the public standings page as a phone first opens it, its
-live part (the htmx poll, a 200 each time), the part answered 304 (what an open page costs
-while nothing changes); and a static file through WhiteNoise in the same server (before and
-after: the ceiling is their mean). Each is loaded by ``wrk`` (or, without wrk, a threaded
-keep-alive client, which measures itself as much as the server) with ``--connections``
-connections for ``--duration`` seconds, one after the other. Goal (issue 16): each public page
-at least half the static file's rate. The database (default kaiser_bench_standings) is dropped
-and created at the start, dropped at the end unless --keep-db.
-"""
+Then gunicorn (production settings, hall mode, ``--workers`` workers of ``--threads`` threads,
+the cache on Redis when ``--redis`` is given, else each worker's own memory) serves, on a free
+port of 127.0.0.1, at the demo's size and at the big event's: the public standings page as a
+phone first opens it, its live part (the htmx poll, a 200 each time), the part answered 304
+(what an open page costs while nothing changes); and a static file through WhiteNoise in the
+same server (before and after: the ceiling is their mean). Each is loaded by ``wrk`` (or,
+without wrk, a threaded keep-alive client, which measures itself as much as the server) with
+``--connections`` connections for ``--duration`` seconds, one after the other. Goal (issue 16):
+each public page at least half the static file's rate. The database (default
+kaiser_bench_standings) is dropped and created at the start, dropped at the end unless
+--keep-db."""
 
 from __future__ import annotations
 
@@ -59,6 +59,9 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument("--db", default="kaiser_bench_standings", help="database (dropped!)")
     parser.add_argument("--pg", default="postgres://postgres@127.0.0.1:5432", help="server URL")
     parser.add_argument("--workers", type=int, default=2, help="gunicorn workers")
+    parser.add_argument(
+        "--threads", type=int, default=4, help="threads a gunicorn worker (4, as deployed)"
+    )
     parser.add_argument("--connections", type=int, default=8)
     parser.add_argument("--duration", type=int, default=10, help="seconds per load")
     parser.add_argument("--repeat", type=int, default=20, help="timed standings runs")
@@ -430,7 +433,7 @@ def http_figures(events: dict[str, Event]) -> list[tuple[str, str, float, float,
     if ARGS.redis:
         env["REDIS_URL"] = ARGS.redis
     log = Path(tempfile.mkstemp(prefix="bench-standings-gunicorn-", suffix=".log")[1])
-    with gunicorn(env, log, workers=ARGS.workers, access_log=False) as server:
+    with gunicorn(env, log, workers=ARGS.workers, threads=ARGS.threads, access_log=False) as server:
         load = (
             (lambda path, h: load_wrk(server.url, path, h))
             if shutil.which("wrk")
@@ -509,7 +512,8 @@ def main() -> None:
     cache_name = f"Redis ({ARGS.redis})" if ARGS.redis else "each worker's memory"
     client = "wrk -t2" if shutil.which("wrk") else "threaded client"
     print(
-        f"HTTP on 127.0.0.1: gunicorn {ARGS.workers} workers, production settings in hall mode, "
+        f"HTTP on 127.0.0.1: gunicorn {ARGS.workers} workers x {ARGS.threads} threads, "
+        "production settings in hall mode, "
         f"cache in {cache_name}; {client}, {ARGS.connections} connections, "
         f"{ARGS.duration} s each, one after the other; load average "
         f"{os.getloadavg()[0]:.2f} before."
