@@ -257,8 +257,8 @@ def test_a_report_job_that_failed_reads_in_the_readers_language() -> None:
 @pytest.mark.django_db(transaction=True)
 def test_a_bracket_round_is_named_in_the_readers_language_inside_a_refusal() -> None:
     """A bracket's rounds keep their codes as label ("Round 1 (W1)"); a sentence names the
-    round in words, so a French refusal reads all in French. A label the organiser typed is
-    theirs, in any language."""
+    round in words, by its number and the name the pages give it, so a French refusal reads
+    all in French. A label the organiser typed is theirs, in any language."""
     event = make_event(teams=4, format="single_elimination")
     services.generation_request(event=event)
     round_ = event.round_set.get(number=1)
@@ -267,9 +267,9 @@ def test_a_bracket_round_is_named_in_the_readers_language_inside_a_refusal() -> 
     with pytest.raises(InvalidInput) as refused:
         services.round_start(round_=round_)
     with translation.override("fr"):
-        assert render(refused.value.message) == "Ronde 1 a déjà commencé."
+        assert render(refused.value.message) == "Ronde 1 (Demi-finales) a déjà commencé."
     with translation.override("en"):
-        assert render(refused.value.message) == "Round 1 has already started."
+        assert render(refused.value.message) == "Round 1 (Semi-finals) has already started."
     round_.label = "Finale du club"
     round_.save(update_fields=["label"])
     with pytest.raises(InvalidInput) as refused, translation.override("en"):

@@ -12,6 +12,8 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
+from kaiser_club.sentences import N_, Said, Sentence, joined, render
+
 from .choices import Format
 from .pairing.pools import pool_name
 
@@ -55,45 +57,52 @@ def last_winners_round(event: Any) -> int:
     return int(event._last_winners_round)
 
 
-def _knockout_round(event: Any, number: int, *, plural: bool) -> str:
+def _knockout_round(event: Any, number: int, *, plural: bool) -> Sentence:
     """A single-elimination winners' round by its distance from the final."""
     if event.format == Format.DOUBLE_ELIMINATION:
-        return _("Winners' round %(n)s") % {"n": number}
+        return N_("Winners' round %(n)s", n=number)
     to_go = last_winners_round(event) - number
     if to_go == 0:
-        return _("Final")
+        return N_("Final")
     if to_go == 1:
-        return _("Semi-finals") if plural else _("Semi-final")
+        return N_("Semi-finals") if plural else N_("Semi-final")
     if to_go == 2:
-        return _("Quarter-finals") if plural else _("Quarter-final")
-    return _("Round %(n)s of the knockout") % {"n": number}
+        return N_("Quarter-finals") if plural else N_("Quarter-final")
+    return N_("Round %(n)s of the knockout", n=number)
 
 
-def _stage(event: Any, code: str, *, plural: bool) -> str:
+def _stage(event: Any, code: str, *, plural: bool) -> Sentence:
     if code == "GF":
-        return _("Grand final")
+        return N_("Grand final")
     if code == "GF2":
-        return _("Grand final, reset game")
+        return N_("Grand final, reset game")
     if code == "3P":
-        return _("Third place")
+        return N_("Third place")
     if code.startswith("L"):
-        return _("Losers' round %(n)s") % {"n": int(code[1:])}
+        return N_("Losers' round %(n)s", n=int(code[1:]))
     return _knockout_round(event, int(code[1:]), plural=plural)
 
 
-def round_name(round_: Any, event: Any) -> str:
-    """A round as players name it: "Semi-finals", "Final · Third place", "Pool stage, round
-    2", "Round 3"; a label the organiser typed stays as typed."""
+def round_said(round_: Any, event: Any) -> Said:
+    """A round as players name it, as a sentence said in the reader's language when it is
+    shown (kept in a job's summary, it is read in the language of whoever reads it):
+    "Semi-finals", "Final · Third place", "Pool stage, round 2", "Round 3"; a label the
+    organiser typed stays as typed."""
     codes = LABEL_CODES.findall(round_.label or "")
     if codes:
         order = {"W": 0, "L": 1, "3": 2, "G": 3}
         codes = sorted(set(codes), key=lambda c: (order.get(c[0], 9), c))
-        return " · ".join(_stage(event, code, plural=True) for code in codes)
+        return joined([_stage(event, code, plural=True) for code in codes], " · ")
     if round_.label and not stored_label(round_.label):
         return str(round_.label)
     if event.format == Format.POOLS:
-        return _("Pool stage, round %(n)s") % {"n": round_.number}
-    return _("Round %(n)s") % {"n": round_.number}
+        return N_("Pool stage, round %(n)s", n=round_.number)
+    return N_("Round %(n)s", n=round_.number)
+
+
+def round_name(round_: Any, event: Any) -> str:
+    """``round_said`` in the active language (the pages, the PDFs and the projector)."""
+    return render(round_said(round_, event))
 
 
 def game_name(pairing: Any, event: Any, *, short: bool = False) -> str:
@@ -106,12 +115,12 @@ def game_name(pairing: Any, event: Any, *, short: bool = False) -> str:
         double = event.format == Format.DOUBLE_ELIMINATION
         if short and index is not None and double and code[0] in "WL":
             return _("Round %(n)s, game %(i)s") % {"n": int(code[1:]), "i": index}
-        name = _stage(event, code, plural=False)
-        if index is None or name == _("Final"):
-            return name
-        if name in (_("Semi-final"), _("Quarter-final")):
-            return f"{name} {index}"
-        return _("%(stage)s, game %(n)s") % {"stage": name, "n": index}
+        stage = _stage(event, code, plural=False)
+        if index is None or stage.template == "Final":
+            return render(stage)
+        if stage.template in ("Semi-final", "Quarter-final"):
+            return f"{render(stage)} {index}"
+        return _("%(stage)s, game %(n)s") % {"stage": render(stage), "n": index}
     if getattr(pairing, "pool", None):
         return _("Pool %(name)s") % {"name": pool_name(pairing.pool - 1)}
     return str(pairing.code or "")

@@ -14,11 +14,11 @@ from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
-from kaiser_club.sentences import N_, Sentence
+from kaiser_club.sentences import N_, Said
 from scoring.models import Game, Team
 
 from ..choices import ResultKind, RoundStatus, SlotSide
-from ..naming import stored_label
+from ..naming import LABEL_CODES, round_said, stored_label
 from .entries import Entry
 from .events import Event
 
@@ -42,10 +42,12 @@ class Round(models.Model):
         return self.label or f"Round {self.number}"
 
     @property
-    def said(self) -> str | Sentence:
-        """The round as a sentence names it, in the reader's language: a label the organiser
-        typed, or "Round 3" (a bracket's stored label, "Round 3 (3P, W3)", is codes, not
-        words, and would read as English in a French sentence)."""
+    def said(self) -> Said:
+        """The round as a sentence names it, in the reader's language: "Round 2 (Semi-finals)"
+        for a bracket's round (the number keeps the sentence's grammar, the stage is the name
+        the pages give it), "Round 3", or a label the organiser typed, as typed."""
+        if self.label and LABEL_CODES.search(self.label):
+            return N_("Round %(n)s (%(stage)s)", n=self.number, stage=round_said(self, self.event))
         if self.label and not stored_label(self.label):
             return self.label
         return N_("Round %(n)s", n=self.number)
