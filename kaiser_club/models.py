@@ -2,6 +2,7 @@
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from .roles import Role
@@ -104,7 +105,11 @@ class FormerMembership(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.player} — {self.club} (until {self.left_at:%Y-%m-%d})"
+        return gettext("%(player)s — %(club)s (until %(date)s)") % {
+            "player": self.player,
+            "club": self.club,
+            "date": f"{self.left_at:%Y-%m-%d}",
+        }
 
 
 class Invitation(models.Model):
@@ -134,4 +139,7 @@ class Invitation(models.Model):
         ordering = ["-created_at", "-id"]
 
     def __str__(self) -> str:
-        return f"Invitation for {self.player} to {self.club}"
+        return gettext("Invitation for %(player)s to %(club)s") % {
+            "player": self.player,
+            "club": self.club,
+        }

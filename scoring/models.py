@@ -9,6 +9,7 @@ from datetime import datetime, timedelta
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from kaiser_club.models import Club, Player
@@ -125,7 +126,7 @@ class Game(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.ns_team} v {self.ew_team}"
+        return gettext("%(ns)s v %(ew)s") % {"ns": self.ns_team, "ew": self.ew_team}
 
     @property
     def deadline(self) -> datetime | None:

@@ -15,6 +15,7 @@ from itertools import permutations
 
 from django.db import IntegrityError, models, transaction
 from django.db.models import Q
+from django.utils.functional import lazy
 from django.utils.translation import gettext as _
 
 from kaiser_club.sentences import N_, Said, joined, render
@@ -70,7 +71,13 @@ def player_fields_by_model() -> dict[type[models.Model], list[models.Field]]:
 
 
 def _names(rows: Iterable[models.Model]) -> str:
-    return "; ".join(f"“{row}”" for row in rows)
+    """The rows as a refusal names them, worded when it is shown, in the reader's language
+    (a game is "A v B" in English, "A c. B" in French)."""
+    rows = list(rows)
+    return _lazy_text(lambda: "; ".join(f"“{row}”" for row in rows))
+
+
+_lazy_text = lazy(lambda make: make(), str)
 
 
 def _refuse_two_people(

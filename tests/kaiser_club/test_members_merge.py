@@ -227,7 +227,9 @@ def test_a_merge_is_told_in_the_readers_language(club: Club) -> None:
     with pytest.raises(Conflict) as refused:
         player_merge(actor=staff(), keep_id=game.north_id, duplicate_id=game.east_id)
     with translation.override("fr"):
-        assert "(partie)" in render(refused.value.message)
+        said = render(refused.value.message)
+    assert "(partie)" in said
+    assert f"“{game.ns_team} c. {game.ew_team}”" in said
     keep = Player.objects.create(name="Walter Kowalchuk")
     dup = Player.objects.create(name="Walt Kowalchuk")
     Team.objects.create(player_one=dup, player_two=Player.objects.create(name="Ann"))

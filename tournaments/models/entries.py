@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from kaiser_club.models import Club, Player
@@ -100,4 +101,8 @@ class Substitution(models.Model):
         ordering = ["at", "id"]
 
     def __str__(self) -> str:
-        return f"{self.substitute} for {self.replaced} (game {self.game_id})"
+        return gettext("%(substitute)s for %(replaced)s (game %(game)s)") % {
+            "substitute": self.substitute,
+            "replaced": self.replaced,
+            "game": self.game_id,
+        }
