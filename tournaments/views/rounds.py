@@ -20,6 +20,7 @@ from kaiser_club.actors import Actor
 from kaiser_club.answers import show_error
 from kaiser_club.errors import KaiserError
 from kaiser_club.sentences import N_
+from kaiser_club.sentences import render as said_in_words
 from scoring import services as scoring_services
 from scoring.forms import HandCorrectionForm
 from scoring.models import Hand
@@ -36,7 +37,6 @@ from ..forms import (
     SwapForm,
 )
 from ..models import Event, Pairing, Round
-from ..naming import round_name
 from ..permissions import EventAction, may_on_event
 from ..selectors import pairing_in, pairings_of, round_in, still_playing
 from ..services import actions, corrections
@@ -116,7 +116,7 @@ def _start(request: HttpRequest, event: Event, round_: Round) -> HttpResponse:
         event,
         round_,
         actions.round_start,
-        _("%(round)s started.") % {"round": round_name(round_, event)},
+        _("%(round)s started.") % {"round": said_in_words(round_.said)},
     )
 
 
