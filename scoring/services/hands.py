@@ -153,15 +153,15 @@ def _record_on_kept(
     result = state.hands[-1]
     kept = before if pending else state
     fields = kept_fields(game, kept, now=now)
-    hand = Hand(
-        game=game,
+    hand = _new_hand(
+        game,
+        entry=entry,
+        result=result,
         client_id=client_id,
-        request_digest=digest,
-        status=HandStatus.PENDING if pending else HandStatus.CONFIRMED,
+        digest=digest,
+        pending=pending,
         entered_by_seat=entered_by_seat,
-        recorded_by=by if getattr(by, "is_authenticated", False) else None,
-        **entry_fields(entry),
-        **result_fields(result),
+        by=by,
     )
     change = change_line(
         game, HandAction.RECORD, by=by, by_label=by_label, hand_number=hand.number, after=entry
@@ -220,7 +220,35 @@ def _record_locked(
     before = current_state(game)
     state = apply_hand_checked(before, entry)
     result = state.hands[-1]
-    hand = Hand.objects.create(
+    hand = _new_hand(
+        game,
+        entry=entry,
+        result=result,
+        client_id=client_id,
+        digest=digest,
+        pending=pending,
+        entered_by_seat=entered_by_seat,
+        by=by,
+    )
+    hand.save(force_insert=True)
+    audit(game, HandAction.RECORD, by=by, by_label=by_label, hand_number=hand.number, after=entry)
+    save_state(game, before if pending else state)
+    return Recorded(hand=hand, game=game, created=True)
+
+
+def _new_hand(
+    game: Game,
+    *,
+    entry: HandEntry,
+    result: Any,
+    client_id: uuid.UUID,
+    digest: str,
+    pending: bool,
+    entered_by_seat: int | None,
+    by: User | None,
+) -> Hand:
+    """The hand's row as both paths write it (unsaved)."""
+    return Hand(
         game=game,
         client_id=client_id,
         request_digest=digest,
@@ -230,9 +258,6 @@ def _record_locked(
         **entry_fields(entry),
         **result_fields(result),
     )
-    audit(game, HandAction.RECORD, by=by, by_label=by_label, hand_number=hand.number, after=entry)
-    save_state(game, before if pending else state)
-    return Recorded(hand=hand, game=game, created=True)
 
 
 def apply_hand_checked(state: Any, entry: HandEntry) -> Any:
