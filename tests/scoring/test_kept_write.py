@@ -153,3 +153,36 @@ def test_the_statement_is_one_query_on_postgresql(django_assert_num_queries: Any
         assert kept_write.write_kept_hand(seen, fields, hand, change) is True
     assert Hand.objects.get(game=game).pk == hand.pk
     assert GameChange.objects.get(game=game).pk == change.pk
+
+
+def _stored(model: type[Any], pk: int) -> dict[str, Any]:
+    names = [f.attname for f in model._meta.concrete_fields if f.attname != "id"]
+    return dict(model.objects.filter(pk=pk).values(*names).get())
+
+
+@pytest.mark.parametrize("writer", ["statement", "orm"])
+def test_every_value_is_stored_as_given(writer: str) -> None:
+    """Times to the microsecond, the history's JSON, the client's id and text with quotes,
+    accents and a backslash come back as they were given, whichever writer wrote them."""
+    game = start_game()
+    seen = Game.objects.get(id=game.id)
+    fields, hand, change = _unsaved(seen)
+    moment = timezone.now().replace(microsecond=123457)
+    hand.completed_at = moment
+    fields["updated_at"] = moment
+    change.by_label = 'Émilie "la Marqueuse" \\ Nord–Sud'
+    change.reason = "Corrigée : 5♥ à l'Est"
+    write = kept_write.write_kept_hand if writer == "statement" else kept_write._write_by_orm
+    assert write(seen, fields, hand, change) is True
+
+    stored_hand, stored_change = _stored(Hand, hand.pk), _stored(GameChange, change.pk)
+    assert stored_hand["completed_at"] == moment
+    assert stored_hand["client_id"] == hand.client_id
+    assert stored_hand["recorded_at"] == hand.recorded_at
+    assert stored_change["by_label"] == change.by_label
+    assert stored_change["reason"] == change.reason
+    assert stored_change["after"] == change.after and stored_change["before"] is None
+    assert stored_change["at"] == change.at
+    stored_game = Game.objects.get(id=game.id)
+    assert stored_game.updated_at == moment
+    assert {name: getattr(stored_game, name) for name in fields} == fields
