@@ -27,6 +27,12 @@ counted: session, user, the game with the writer's role, the writes) and by the 
 game's row read as a door reads it, then the hand). Goals: HTTP p50 at most 5x bare SQL's,
 the service's at most 3x.
 
+Where a hand's time goes (--breakdown, 1,000 hands): another stream posted to Django's WSGI
+handler in this process, as gunicorn calls it but without the network, each statement timed
+by an execute wrapper: the whole request, the session read, the game read, the write, and
+what is left, the Python (middleware, DRF, the rules, the answer). It shows how far the HTTP
+goal is from the database's share of a hand.
+
 Sign-in for HTTP: the session is a signed-in browser session (session cookie + CSRF header),
 made once. HTTP basic auth re-hashes the password on every request (PBKDF2, 1,000,000
 iterations in production: ~0.65 s here), which would measure the hasher, not the app; a short
@@ -36,6 +42,7 @@ basic-auth sample (--basic-sample, default 20 hands) is printed beside it to sho
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import random
 import secrets
@@ -75,6 +82,13 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--basic-sample", type=int, default=20, help="hands with basic auth")
     parser.add_argument("--keep-db", action="store_true", help="keep the database afterwards")
+    parser.add_argument(
+        "--breakdown",
+        type=int,
+        default=1000,
+        help="hands timed statement by statement through Django's handler in this process "
+        "(1,000; 0 to skip)",
+    )
     parser.add_argument(
         "--conn-max-age",
         type=int,
@@ -470,6 +484,89 @@ def entry_of(body: dict[str, Any]) -> HandEntry:
     return incoming.to_entry()
 
 
+# --- Where a hand's time goes --------------------------------------------------------------
+
+
+@dataclass
+class Breakdown:
+    """Per hand through Django's WSGI handler (as gunicorn calls it, without the network): the
+    whole request, and each kind of statement's time as the client waits for it."""
+
+    request: list[float] = field(default_factory=list)
+    statements: dict[str, list[float]] = field(default_factory=dict)
+
+    def p50(self, values: list[float]) -> float:
+        return statistics.median(values)
+
+
+STATEMENT_KINDS = (  # (label, what the start of its SQL holds); the first match wins
+    ("write (game, hand, history)", "WITH moved AS"),
+    ("session and user", "django_session"),
+    ("game read (role, teams, seats)", 'SELECT "scoring_game".'),
+)
+
+
+def statement_kind(sql: str) -> str:
+    start = sql[:300]
+    return next((label for label, mark in STATEMENT_KINDS if mark in start), "other statements")
+
+
+def breakdown(cast: Cast, plans: list[PlannedGame], rng: random.Random) -> Breakdown:
+    """The same stream of hands, posted to Django's handler in this process one at a time,
+    each statement timed by an execute wrapper: how much of a hand is the database's."""
+    import io
+
+    from django.core.handlers.wsgi import WSGIHandler
+
+    handler = WSGIHandler()
+    session = signed_in_session(cast.scorekeeper, "http://127.0.0.1")
+    cookie = "; ".join(f"{name}={value}" for name, value in session.cookies.items())
+    found = Breakdown()
+    hand: dict[str, float] = {}
+
+    def timed(execute: Callable[..., Any], sql: str, *rest: Any) -> Any:
+        before = time.perf_counter()
+        try:
+            return execute(sql, *rest)
+        finally:
+            kind = statement_kind(sql)
+            hand[kind] = hand.get(kind, 0.0) + time.perf_counter() - before
+
+    def post(game_id: int, body: dict[str, Any]) -> None:
+        data = json.dumps(body).encode()
+        environ = {
+            "REQUEST_METHOD": "POST",
+            "PATH_INFO": f"/api/games/{game_id}/hands/",
+            "SERVER_NAME": "127.0.0.1",
+            "SERVER_PORT": "80",
+            "HTTP_HOST": "127.0.0.1",
+            "wsgi.url_scheme": "http",
+            "wsgi.input": io.BytesIO(data),
+            "wsgi.errors": sys.stderr,
+            "CONTENT_LENGTH": str(len(data)),
+            "CONTENT_TYPE": "application/json",
+            "HTTP_COOKIE": cookie,
+            "HTTP_X_CSRFTOKEN": session.headers["X-CSRFToken"],
+            "REMOTE_ADDR": "127.0.0.1",
+        }
+        status: list[str] = []
+        answer = b"".join(handler(environ, lambda line, headers, *_: status.append(line)))
+        if not status[0].startswith("201"):
+            raise RuntimeError(f"{status[0]}: {answer[:500]!r}")
+
+    ids = start_games(cast, plans, rng)
+    with connection.execute_wrapper(timed):
+        for plan, game_id in zip(plans, ids, strict=True):
+            for number, (entry, _result, _state) in enumerate(plan.hands, start=1):
+                hand.clear()
+                before = time.perf_counter()
+                post(game_id, hand_json(entry, number))
+                found.request.append(time.perf_counter() - before)
+                for kind, seconds in hand.items():
+                    found.statements.setdefault(kind, []).append(seconds)
+    return found
+
+
 # --- Running and reporting ---------------------------------------------------------------------
 
 
@@ -542,6 +639,39 @@ def report_queries(counts: list[tuple[str, int, int]]) -> None:
         )
 
 
+def report_breakdown(found: Breakdown, bare: Timings) -> None:
+    bare_p50 = bare.quantile(0.5)
+    request = found.p50(found.request)
+    print()
+    print(
+        f"where a hand's time goes (Django's handler in this process, no network; "
+        f"{len(found.request):,} hands, p50 of each)"
+    )
+    print(f"{'part':<46} {'ms':>7} {'x bare SQL':>11}")
+    print(f"{'the whole request':<46} {request * 1000:>7.3f} {request / bare_p50:>10.1f}x")
+    summary.add(
+        "record hands",
+        "HTTP API request in-process, no network: p50",
+        request * 1000,
+        "ms",
+        f"{request / bare_p50:.1f}x bare SQL",
+    )
+    waited = 0.0
+    for kind, times in sorted(found.statements.items(), key=lambda item: -len(item[1])):
+        p50 = found.p50(times)
+        shown = f"{kind} ({len(times) / len(found.request):.2f} a hand)"
+        print(f"{shown:<46} {p50 * 1000:>7.3f} {p50 / bare_p50:>10.1f}x")
+        if len(times) == len(found.request):  # statements of every hand
+            waited += p50
+            summary.add("record hands", f"in-process hand, {kind}: p50", p50 * 1000, "ms")
+    rest = request - waited
+    label = "the rest: Python (Django, DRF, rules)"
+    print(f"{label:<46} {rest * 1000:>7.3f} {rest / bare_p50:>10.1f}x")
+    summary.add(
+        "record hands", "in-process hand, Python: p50 less the statements", rest * 1000, "ms"
+    )
+
+
 def main() -> None:
     rng = random.Random(ARGS.seed)
     print(f"Database {ARGS.db}: created; migrating ...", flush=True)
@@ -579,8 +709,14 @@ def main() -> None:
 
     assert Hand.objects.count() == 3 * count(plans) + (ARGS.basic_sample or 0)
     counts = queries_per_hand(cast)
+    found = None
+    if ARGS.breakdown:
+        print(f"Breakdown, {ARGS.breakdown:,} hands in this process ...", flush=True)
+        found = breakdown(cast, plan_games(ARGS.breakdown, random.Random(ARGS.seed + 2)), rng)
     report([bare, by_service, http], basic, plans)
     report_queries(counts)
+    if found is not None:
+        report_breakdown(found, bare)
 
 
 def _stop_on_signal(signum: int, frame: Any) -> None:
