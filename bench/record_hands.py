@@ -15,7 +15,11 @@ reaches 15 hands). The same stream is then written:
             line: one statement, scoring/services/kept_write.py);
   HTTP      POST /api/games/<id>/hands/ to gunicorn (2 workers of 4 threads, which keep the
             connection open, as deployed; production settings in hall mode), one client, one
-            request at a time, through requests.Session.
+            request at a time on one kept-alive connection (http.client: the bytes a tablet's
+            browser sends, and little Python on the client's side of the two shared cores).
+            A sample of hands (--requests-sample) is sent again through requests.Session, as
+            earlier figures were, to show what that client library adds on its own (~0.6 ms
+            a request here, measured against a WSGI app that answers "ok").
 
 Games are started before the clock runs; only the hands are timed. The bench makes its own
 database (default kaiser_bench: dropped, created and migrated at the start, dropped at the end
@@ -42,6 +46,7 @@ basic-auth sample (--basic-sample, default 20 hands) is printed beside it to sho
 from __future__ import annotations
 
 import argparse
+import http.client
 import json
 import os
 import random
@@ -81,6 +86,12 @@ def parse_args() -> argparse.Namespace:
     )
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--basic-sample", type=int, default=20, help="hands with basic auth")
+    parser.add_argument(
+        "--requests-sample",
+        type=int,
+        default=1000,
+        help="hands sent through requests.Session as well (1,000; 0 to skip)",
+    )
     parser.add_argument("--keep-db", action="store_true", help="keep the database afterwards")
     parser.add_argument(
         "--breakdown",
@@ -327,6 +338,8 @@ def hand_json(entry: HandEntry, number: int) -> dict[str, Any]:
 
 
 def by_http(session: requests.Session, base: str) -> Callable[..., None]:
+    """Through requests.Session (cookies, CSRF header and basic auth as the session has them)."""
+
     def write(
         game_id: int, number: int, entry: HandEntry, result: HandResult, state: GameState
     ) -> None:
@@ -335,10 +348,34 @@ def by_http(session: requests.Session, base: str) -> Callable[..., None]:
         )
         if answer.status_code != 201:
             raise RuntimeError(f"HTTP {answer.status_code}: {answer.text[:500]}")
-        game = answer.json()["game"]
-        assert (game["ns_score"], game["ew_score"]) == (state.scores.ns, state.scores.ew)
+        check_scores(answer.json()["game"], state)
 
     return write
+
+
+def by_http_lean(session: requests.Session, port: int) -> tuple[Callable[..., None], Any]:
+    """The same request on one kept-alive http.client connection, with the session's cookies
+    and headers: what a browser sends, without requests' own work on the client's side."""
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    cookie = "; ".join(f"{name}={value}" for name, value in session.cookies.items())
+    headers = {**session.headers, "Cookie": cookie, "Content-Type": "application/json"}
+
+    def write(
+        game_id: int, number: int, entry: HandEntry, result: HandResult, state: GameState
+    ) -> None:
+        body = json.dumps(hand_json(entry, number))
+        conn.request("POST", f"/api/games/{game_id}/hands/", body=body, headers=headers)
+        answer = conn.getresponse()
+        text = answer.read()
+        if answer.status != 201:
+            raise RuntimeError(f"HTTP {answer.status}: {text[:500]!r}")
+        check_scores(json.loads(text)["game"], state)
+
+    return write, conn.close
+
+
+def check_scores(game: dict[str, Any], state: GameState) -> None:
+    assert (game["ns_score"], game["ew_score"]) == (state.scores.ns, state.scores.ew)
 
 
 def by_bare_sql(dsn: str) -> tuple[Callable[..., None], Callable[[], None]]:
@@ -574,7 +611,7 @@ def count(plans: list[PlannedGame]) -> int:
     return sum(len(p.hands) for p in plans)
 
 
-def report(rows: list[Timings], extra: Timings | None, plans: list[PlannedGame]) -> None:
+def report(rows: list[Timings], extras: list[Timings], plans: list[PlannedGame]) -> None:
     finished = sum(1 for p in plans if p.hands and p.hands[-1][2].over)
     version = connection.cursor().connection.info.server_version
     load = ", ".join(f"{x:.2f}" for x in os.getloadavg())
@@ -591,7 +628,7 @@ def report(rows: list[Timings], extra: Timings | None, plans: list[PlannedGame])
     header = f"{'way':<28} {'hands':>7} {'hands/s':>9} {'p50 ms':>8} {'p95 ms':>8} {'mean ms':>8}"
     print(header)
     print("-" * len(header))
-    for t in [*rows, *([extra] if extra else [])]:
+    for t in [*rows, *extras]:
         print(
             f"{t.label:<28} {len(t.seconds):>7,} {t.per_second:>9.1f} "
             f"{t.quantile(0.5) * 1000:>8.2f} {t.quantile(0.95) * 1000:>8.2f} {t.mean * 1000:>8.2f}"
@@ -615,13 +652,18 @@ def report(rows: list[Timings], extra: Timings | None, plans: list[PlannedGame])
                 + ("met" if ratio <= goal else "NOT met"),
             )
         summary.add("record hands", f"{t.label}: p95", t.quantile(0.95) * 1000, "ms")
+    for t in extras:  # beside the goal, not judged by it: another client, or another sign-in
+        p50 = t.quantile(0.5)
+        ratio = p50 / bare.quantile(0.5)
+        summary.add("record hands", f"{t.label}: p50", p50 * 1000, "ms", f"{ratio:.1f}x bare SQL")
     print()
     print(f"{'ratio to bare SQL':<28} {'time/hand':>10} {'p50':>8} {'p95':>8}   goal (p50)")
-    for t in others:
+    for t in [*others, *extras]:
+        goal = f"≤ {goals[t.label]:.0f}x" if t.label in goals else ""
         print(
             f"{t.label + ' / bare SQL':<28} {t.mean / bare.mean:>9.1f}x "
             f"{t.quantile(0.5) / bare.quantile(0.5):>7.1f}x "
-            f"{t.quantile(0.95) / bare.quantile(0.95):>7.1f}x   ≤ {goals[t.label]:.0f}x"
+            f"{t.quantile(0.95) / bare.quantile(0.95):>7.1f}x   {goal}"
         )
 
 
@@ -693,27 +735,38 @@ def main() -> None:
 
     log = Path(tempfile.mkstemp(prefix="bench-gunicorn-", suffix=".log")[1])
     env = {**os.environ, "DATABASE_URL": gunicorn_database_url()}
-    basic: Timings | None = None
+    extras: list[Timings] = []
     with gunicorn(env, log, workers=ARGS.workers, threads=ARGS.threads, access_log=False) as server:
         ids = start_games(cast, plans, rng)
         session = signed_in_session(cast.scorekeeper, server.url)
         print(f"HTTP (gunicorn on {server.url}) ...", flush=True)
-        http = timed_hands("HTTP API (session)", plans, ids, by_http(session, server.url))
+        lean_write, lean_close = by_http_lean(session, server.port)
+        http = timed_hands("HTTP API (session)", plans, ids, lean_write)
+        lean_close()
+        if ARGS.requests_sample:
+            sample = plan_games(ARGS.requests_sample, random.Random(ARGS.seed + 3))
+            ids = start_games(cast, sample, rng)
+            print(f"HTTP through requests, {ARGS.requests_sample:,} hands ...", flush=True)
+            extras.append(
+                timed_hands("HTTP API (requests client)", sample, ids, by_http(session, server.url))
+            )
         if ARGS.basic_sample:
             sample = plan_games(ARGS.basic_sample, random.Random(ARGS.seed + 1))
             ids = start_games(cast, sample, rng)
             plain = requests.Session()
             plain.auth = (SCOREKEEPER, PASSWORD)
             print(f"HTTP with basic auth, {ARGS.basic_sample} hands ...", flush=True)
-            basic = timed_hands("HTTP API (basic auth)", sample, ids, by_http(plain, server.url))
+            extras.append(
+                timed_hands("HTTP API (basic auth)", sample, ids, by_http(plain, server.url))
+            )
 
-    assert Hand.objects.count() == 3 * count(plans) + (ARGS.basic_sample or 0)
+    assert Hand.objects.count() == 3 * count(plans) + sum(len(t.seconds) for t in extras)
     counts = queries_per_hand(cast)
     found = None
     if ARGS.breakdown:
         print(f"Breakdown, {ARGS.breakdown:,} hands in this process ...", flush=True)
         found = breakdown(cast, plan_games(ARGS.breakdown, random.Random(ARGS.seed + 2)), rng)
-    report([bare, by_service, http], basic, plans)
+    report([bare, by_service, http], extras, plans)
     report_queries(counts)
     if found is not None:
         report_breakdown(found, bare)
