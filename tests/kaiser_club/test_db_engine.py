@@ -130,3 +130,39 @@ def test_every_connection_carries_the_statement_timeout(kept: Any) -> None:
     with kept.cursor() as cursor:
         cursor.execute("SHOW statement_timeout")
         assert cursor.fetchone() == ("30s",)
+
+
+def test_psycopg_keeps_the_conversion_of_the_hands_write(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The hand's write (58 values) is converted once per process, not at every hand: the
+    engine raises psycopg's limits for keeping a conversion, which psycopg reads by these
+    names (a psycopg that renamed them would convert the write afresh, and fail here)."""
+    import uuid
+
+    from psycopg import _queries
+
+    from scoring import services
+    from scoring.models import Game
+    from tests.factories import UserFactory, start_game
+    from tests.scoring.hands import EW, NS, E, N, played
+
+    if connection.vendor != "postgresql":
+        pytest.skip("the engine is PostgreSQL's")
+    assert _queries.MAX_CACHED_STATEMENT_PARAMS >= 58
+    assert _queries.MAX_CACHED_STATEMENT_LENGTH >= 4096
+    converted_afresh: list[bytes] = []
+    uncached = _queries._query2pg_nocache
+
+    def counting(query: bytes, encoding: str) -> Any:
+        converted_afresh.append(query)
+        return uncached(query, encoding)
+
+    monkeypatch.setattr(_queries, "_query2pg_nocache", counting)
+    by: Any = UserFactory()
+    game = start_game(preset_name="standard")
+    for number, entry in enumerate([played(N, 7, 6, NS, EW), played(E, 8, 3, NS, EW)], 1):
+        seen = Game.objects.get(id=game.id)
+        recorded = services.hand_record(
+            game_id=game.id, entry=entry, client_id=uuid.uuid4(), number=number, by=by, seen=seen
+        )
+        assert recorded.created and recorded.game is seen  # the kept path: the one statement
+    assert not [q for q in converted_afresh if q.startswith(b"WITH moved")]
