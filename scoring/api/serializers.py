@@ -7,6 +7,7 @@ from typing import Any
 
 from rest_framework import serializers
 
+from kaiser_club.api.input_fields import FieldsBoundOnce
 from kaiser_club.api.representation import BoundOnce
 from kaiser_club.models import Club, Player
 from kaiser_club.request_limits import LARGEST_ID
@@ -61,7 +62,7 @@ class TeamSerializer(BoundOnce, serializers.ModelSerializer[Team]):
         return attrs
 
 
-class HandEntrySerializer(serializers.Serializer[HandEntry]):
+class HandEntrySerializer(FieldsBoundOnce, serializers.Serializer[HandEntry]):
     """What a scorekeeper enters for one hand."""
 
     kind = serializers.ChoiceField(choices=HandKindChoice.choices, default=HandKind.PLAYED.value)
