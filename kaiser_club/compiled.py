@@ -23,9 +23,9 @@ from django.db.models.query import get_related_populators
 
 M = TypeVar("M", bound=models.Model)
 
-# A compiled read: the compiler (its select and populators), the SQL, its parameters, and
-# which parameters are which argument.
-Compiled = tuple[Any, str, tuple[Any, ...], list[tuple[int, int]]]
+# A compiled read: how its rows become objects (the compiler's converters and populators),
+# the SQL, its parameters, and which parameters are which argument.
+Compiled = tuple["_Shape", str, tuple[Any, ...], list[tuple[int, int]]]
 
 # Arguments are ids: markers within any integer column's range, each one different, found
 # among the parameters only where an argument went.
@@ -50,14 +50,14 @@ class CompiledRead(Generic[M]):
         if compiled is None:
             found = list(self.build(*ids)[:1])
             return found[0] if found else None
-        compiler, sql, params, slots = compiled
+        shape, sql, params, slots = compiled
         values = list(params)
         for slot, argument in slots:
             values[slot] = ids[argument]
         with connections[self.using].cursor() as cursor:
             cursor.execute(sql, values)
             rows = cursor.fetchmany(1)
-        objects = _objects(compiler, rows, self.using)
+        objects = shape.objects(rows)
         return objects[0] if objects else None
 
     def _compiled_for(self, count: int) -> Compiled | None:
@@ -87,27 +87,43 @@ class CompiledRead(Generic[M]):
             return None  # an argument did not reach the SQL as it was given: not cacheable
         if getattr(queryset, "_known_related_objects", None):
             return None
-        return compiler, sql, tuple(params), slots
+        return _Shape(compiler, self.using), sql, tuple(params), slots
 
 
-def _objects(compiler: Any, rows: list[Any], db: str) -> list[Any]:
-    """The rows as objects, as ``django.db.models.query.ModelIterable`` makes them."""
-    select, klass_info, annotation_col_map = (
-        compiler.select,
-        compiler.klass_info,
-        compiler.annotation_col_map,
-    )
-    model_cls = klass_info["model"]
-    select_fields = klass_info["select_fields"]
-    start, end = select_fields[0], select_fields[-1] + 1
-    init_list = [f[0].target.attname for f in select[start:end]]
-    populators = get_related_populators(klass_info, select, db)  # type: ignore[call-arg]
-    objects = []
-    for row in compiler.results_iter([rows]):
-        obj = model_cls.from_db(db, init_list, row[start:end])
-        for populator in populators:
-            populator.populate(row, obj)
-        for name, position in (annotation_col_map or {}).items():
-            setattr(obj, name, row[position])
-        objects.append(obj)
-    return objects
+class _Shape:
+    """How ``ModelIterable`` turns this compiler's rows into objects: the converters, the
+    columns of the model and the related objects' populators, found once per compiled read
+    (Django finds them again for every queryset; none of them holds a row's state)."""
+
+    def __init__(self, compiler: Any, db: str) -> None:
+        select, klass_info = compiler.select, compiler.klass_info
+        self.compiler = compiler
+        self.db = db
+        self.model_cls = klass_info["model"]
+        select_fields = klass_info["select_fields"]
+        self.start, self.end = select_fields[0], select_fields[-1] + 1
+        self.init_list = [f[0].target.attname for f in select[self.start : self.end]]
+        self.populators = get_related_populators(klass_info, select, db)  # type: ignore[call-arg]
+        self.annotations = list((compiler.annotation_col_map or {}).items())
+        fields = [s[0] for s in select[0 : compiler.col_count]]
+        self.converters = compiler.get_converters(fields)
+        self.composite = compiler.has_composite_fields(fields)
+        self.fields = fields
+
+    def objects(self, rows: list[Any]) -> list[Any]:
+        """The rows as objects, as ``django.db.models.query.ModelIterable`` makes them."""
+        compiler = self.compiler
+        found: Any = rows
+        if self.converters:
+            found = compiler.apply_converters(found, self.converters)
+        if self.composite:
+            found = compiler.composite_fields_to_tuples(found, self.fields)
+        objects = []
+        for row in found:
+            obj = self.model_cls.from_db(self.db, self.init_list, row[self.start : self.end])
+            for populator in self.populators:
+                populator.populate(row, obj)
+            for name, position in self.annotations:
+                setattr(obj, name, row[position])
+            objects.append(obj)
+        return objects
