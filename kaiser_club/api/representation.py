@@ -33,8 +33,14 @@ class BoundOnce:
         return found
 
     def to_representation(self, instance: Any) -> dict[str, Any]:
+        return self.answer(instance)
+
+    @classmethod
+    def answer(cls, instance: Any) -> dict[str, Any]:
+        """What ``cls(instance).data`` answers, without making a serializer for the call (its
+        fields' and error messages' set-up, ~0.08 ms for a hand's answer)."""
         answer: dict[str, Any] = {}
-        for field in self.readable_fields():
+        for field in cls.readable_fields():
             try:
                 attribute = field.get_attribute(instance)
             except SkipField:

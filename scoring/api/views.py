@@ -196,7 +196,7 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gen
         # The game as written (the row read above, updated), or read again with its teams and
         # seats when the hand was written under the lock (a fresh row with none loaded).
         shown = game if recorded.game is game else game_summary(game_id=game.id)
-        body = RecordedSerializer({"hand": recorded.hand, "game": shown}).data
+        body = RecordedSerializer.answer({"hand": recorded.hand, "game": shown})
         return Response(body, status=201 if recorded.created else 200)
 
     @extend_schema(request=HandUndoSerializer, responses={200: GameDetailSerializer, **ERRORS})

@@ -71,6 +71,7 @@ def test_the_answers_are_drf_s_own(hands: int, monkeypatch: pytest.MonkeyPatch) 
             continue
         fast = serializer_class(instance).data
         assert fast == drf_answer(serializer_class(instance), monkeypatch), serializer_class
+        assert serializer_class.answer(instance) == fast  # no serializer made for the call
     detail = game_with_hands(game_id=game.id)
     assert detail is not None
     many = GameDetailSerializer([detail, detail], many=True)
