@@ -6,7 +6,9 @@
 One stream of hands is made first with the rules engine (games of about 15 hands, tournament
 rules: random bidder, bid, no-trump or suit, tricks and the two cards, a forced dealer bid now
 and then; each hand checked with scoring.rules.preview_hand; a new game when one ends or
-reaches 15 hands). The same stream is then written:
+reaches 15 hands). The same stream is then written three ways, game by game in turn (each
+game by bare SQL, then by the service, then by the API, each on its own copy of the game), so
+that a slower minute on the shared machine falls on all three alike:
 
   bare SQL  the floor: through psycopg, one transaction per hand, INSERT INTO scoring_hand and
             UPDATE scoring_game with values the engine worked out beforehand;
@@ -295,18 +297,34 @@ class Timings:
         return statistics.fmean(self.seconds)
 
 
+@dataclass
+class Way:
+    label: str
+    game_ids: list[int]
+    write: Callable[..., None]
+
+
+def timed_in_turn(plans: list[PlannedGame], ways: list[Way]) -> list[Timings]:
+    """Each game played by every way in turn (bare SQL's copy, then the service's, then the
+    API's), so that a slower minute on a shared machine falls on all of them alike and their
+    ratios hold; ``wall`` is each way's own time."""
+    found = [Timings(way.label) for way in ways]
+    for index, plan in enumerate(plans):
+        for way, timings in zip(ways, found, strict=True):
+            game_id = way.game_ids[index]
+            start = time.perf_counter()
+            for number, (entry, result, state) in enumerate(plan.hands, start=1):
+                before = time.perf_counter()
+                way.write(game_id, number, entry, result, state)
+                timings.seconds.append(time.perf_counter() - before)
+            timings.wall += time.perf_counter() - start
+    return found
+
+
 def timed_hands(
     label: str, plans: list[PlannedGame], game_ids: list[int], write: Callable[..., None]
 ) -> Timings:
-    timings = Timings(label)
-    start = time.perf_counter()
-    for plan, game_id in zip(plans, game_ids, strict=True):
-        for number, (entry, result, state) in enumerate(plan.hands, start=1):
-            before = time.perf_counter()
-            write(game_id, number, entry, result, state)
-            timings.seconds.append(time.perf_counter() - before)
-    timings.wall = time.perf_counter() - start
-    return timings
+    return timed_in_turn(plans, [Way(label, game_ids, write)])[0]
 
 
 def by_services(cast: Cast) -> Callable[..., None]:
@@ -724,24 +742,20 @@ def main() -> None:
 
     dsn = f"{ARGS.pg}/{ARGS.db}"
     bare_write, bare_close = by_bare_sql(dsn)
-    ids = start_games(cast, plans, rng)
-    print("bare SQL ...", flush=True)
-    bare = timed_hands("bare SQL (psycopg)", plans, ids, bare_write)
-    bare_close()
-
-    ids = start_games(cast, plans, rng)
-    print("services ...", flush=True)
-    by_service = timed_hands("services.hand_record", plans, ids, by_services(cast))
-
     log = Path(tempfile.mkstemp(prefix="bench-gunicorn-", suffix=".log")[1])
     env = {**os.environ, "DATABASE_URL": gunicorn_database_url()}
     extras: list[Timings] = []
     with gunicorn(env, log, workers=ARGS.workers, threads=ARGS.threads, access_log=False) as server:
-        ids = start_games(cast, plans, rng)
         session = signed_in_session(cast.scorekeeper, server.url)
-        print(f"HTTP (gunicorn on {server.url}) ...", flush=True)
         lean_write, lean_close = by_http_lean(session, server.port)
-        http = timed_hands("HTTP API (session)", plans, ids, lean_write)
+        ways = [
+            Way("bare SQL (psycopg)", start_games(cast, plans, rng), bare_write),
+            Way("services.hand_record", start_games(cast, plans, rng), by_services(cast)),
+            Way("HTTP API (session)", start_games(cast, plans, rng), lean_write),
+        ]
+        print(f"bare SQL, services and HTTP (gunicorn on {server.url}), in turn ...", flush=True)
+        bare, by_service, http = timed_in_turn(plans, ways)
+        bare_close()
         lean_close()
         if ARGS.requests_sample:
             sample = plan_games(ARGS.requests_sample, random.Random(ARGS.seed + 3))
