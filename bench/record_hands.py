@@ -39,6 +39,10 @@ by an execute wrapper: the whole request, the session read, the game read, the w
 what is left, the Python (middleware, DRF, the rules, the answer). It shows how far the HTTP
 goal is from the database's share of a hand.
 
+With --against REV, a second gunicorn serves the code of an earlier revision (a git worktree
+of REV, made and removed by the bench) and its hands are timed in turn with the three ways:
+the difference a change made, measured against the same moments of the shared machine.
+
 Sign-in for HTTP: the session is a signed-in browser session (session cookie + CSRF header),
 made once. HTTP basic auth re-hashes the password on every request (PBKDF2, 1,000,000
 iterations in production: ~0.65 s here), which would measure the hasher, not the app; a short
@@ -48,6 +52,7 @@ basic-auth sample (--basic-sample, default 20 hands) is printed beside it to sho
 from __future__ import annotations
 
 import argparse
+import contextlib
 import http.client
 import json
 import os
@@ -55,6 +60,7 @@ import random
 import secrets
 import signal
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -87,6 +93,14 @@ def parse_args() -> argparse.Namespace:
         "connection for every request)",
     )
     parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument(
+        "--against",
+        metavar="REV",
+        default="",
+        help="also time the HTTP API as git revision REV serves it (a second gunicorn on a "
+        "checkout of REV, the same database: REV must have the same migrations), in turn "
+        "with the others: what a change saved, measured under the same load",
+    )
     parser.add_argument("--basic-sample", type=int, default=20, help="hands with basic auth")
     parser.add_argument(
         "--requests-sample",
@@ -445,6 +459,18 @@ def by_bare_sql(dsn: str) -> tuple[Callable[..., None], Callable[[], None]]:
 # --- gunicorn ----------------------------------------------------------------------------------
 
 
+@contextlib.contextmanager
+def worktree(revision: str) -> Any:
+    """A checkout of ``revision`` in a temporary folder (git worktree), removed afterwards."""
+    folder = Path(tempfile.mkdtemp(prefix="bench-against-")) / "checkout"
+    git = ["git", "-C", str(ROOT)]
+    subprocess.run([*git, "worktree", "add", "--detach", "-q", str(folder), revision], check=True)
+    try:
+        yield folder
+    finally:
+        subprocess.run([*git, "worktree", "remove", "--force", str(folder)], check=False)
+
+
 def gunicorn_database_url() -> str:
     url = os.environ["DATABASE_URL"]
     if ARGS.conn_max_age:
@@ -677,11 +703,11 @@ def report(rows: list[Timings], extras: list[Timings], plans: list[PlannedGame])
     print()
     print(f"{'ratio to bare SQL':<28} {'time/hand':>10} {'p50':>8} {'p95':>8}   goal (p50)")
     for t in [*others, *extras]:
-        goal = f"≤ {goals[t.label]:.0f}x" if t.label in goals else ""
+        said = f"≤ {goals[t.label]:.0f}x" if t.label in goals else ""
         print(
             f"{t.label + ' / bare SQL':<28} {t.mean / bare.mean:>9.1f}x "
             f"{t.quantile(0.5) / bare.quantile(0.5):>7.1f}x "
-            f"{t.quantile(0.95) / bare.quantile(0.95):>7.1f}x   {goal}"
+            f"{t.quantile(0.95) / bare.quantile(0.95):>7.1f}x   {said}"
         )
 
 
@@ -745,7 +771,10 @@ def main() -> None:
     log = Path(tempfile.mkstemp(prefix="bench-gunicorn-", suffix=".log")[1])
     env = {**os.environ, "DATABASE_URL": gunicorn_database_url()}
     extras: list[Timings] = []
-    with gunicorn(env, log, workers=ARGS.workers, threads=ARGS.threads, access_log=False) as server:
+    with contextlib.ExitStack() as stack:
+        server = stack.enter_context(
+            gunicorn(env, log, workers=ARGS.workers, threads=ARGS.threads, access_log=False)
+        )
         session = signed_in_session(cast.scorekeeper, server.url)
         lean_write, lean_close = by_http_lean(session, server.port)
         ways = [
@@ -753,8 +782,26 @@ def main() -> None:
             Way("services.hand_record", start_games(cast, plans, rng), by_services(cast)),
             Way("HTTP API (session)", start_games(cast, plans, rng), lean_write),
         ]
+        if ARGS.against:
+            checkout = stack.enter_context(worktree(ARGS.against))
+            earlier = stack.enter_context(
+                gunicorn(
+                    env,
+                    log,
+                    workers=ARGS.workers,
+                    threads=ARGS.threads,
+                    access_log=False,
+                    cwd=checkout,
+                )
+            )
+            earlier_session = signed_in_session(cast.scorekeeper, earlier.url)
+            earlier_write, earlier_close = by_http_lean(earlier_session, earlier.port)
+            stack.callback(earlier_close)
+            label = f"HTTP API at {ARGS.against}"[:28]
+            ways.append(Way(label, start_games(cast, plans, rng), earlier_write))
         print(f"bare SQL, services and HTTP (gunicorn on {server.url}), in turn ...", flush=True)
-        bare, by_service, http = timed_in_turn(plans, ways)
+        bare, by_service, http, *against = timed_in_turn(plans, ways)
+        extras.extend(against)
         bare_close()
         lean_close()
         if ARGS.requests_sample:

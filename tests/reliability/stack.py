@@ -205,8 +205,10 @@ class Gunicorn:
         port: int | None = None,
         backlog: int | None = None,
         access_log: bool = True,
+        cwd: Path = REPO,
     ) -> None:
         self.env = dict(env)
+        self.cwd = cwd  # the checkout whose code it serves (bench/record_hands.py --against)
         self.log = log
         self.workers = workers
         self.threads = threads
@@ -244,7 +246,7 @@ class Gunicorn:
         with self.log.open("ab") as out:
             self.process = subprocess.Popen(
                 command,
-                cwd=REPO,
+                cwd=self.cwd,
                 env=self.env,
                 stdout=out,
                 stderr=subprocess.STDOUT,
