@@ -7,6 +7,7 @@ from __future__ import annotations
 import uuid
 from typing import Any
 
+import pytest
 from django.utils import translation
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -112,9 +113,40 @@ def test_a_valid_hand_is_checked_the_same() -> None:
     assert fast == drf_checked(HandRecordSerializer, body)
 
 
+@pytest.mark.parametrize("first, then", [("fr", "en"), ("en", "fr")])
+def test_a_refusal_is_worded_in_each_readers_language(first: str, then: str) -> None:
+    """DRF keeps a range refusal's text once made: one language's must not reach the other."""
+    expected = {
+        "en": "Ensure this value is less than or equal to 99.",
+        "fr": "Assurez-vous que cette valeur est inférieure ou égale à 99.",
+    }
+    for language in (first, then, first):
+        with translation.override(language):
+            serializer = HandRecordSerializer(data={"bid": 100, "client_id": str(uuid.uuid4())})
+            assert not serializer.is_valid()
+            assert [str(m) for m in serializer.errors["bid"]] == [expected[language]]
+            assert checked(serializer) == drf_checked(
+                HandRecordSerializer,
+                {"bid": 100, "client_id": serializer.initial_data["client_id"]},
+            )
+
+
+def test_a_nested_serializer_keeps_drf_s_own_fields() -> None:
+    class Outer(serializers.Serializer[Any]):
+        entry = HandEntrySerializer()
+
+    outer = Outer(data={"entry": {"bid": 7}}, partial=True)
+    assert outer.is_valid(), outer.errors
+    nested: Any = outer.fields["entry"]
+    assert nested.fields is not HandEntrySerializer(data={}).fields
+    assert nested.fields["bid"].root is outer
+
+
 def test_fields_are_shared_only_by_serializers_given_data_alone() -> None:
     plain = HandRecordSerializer(data={}).fields
     assert HandRecordSerializer(data={"bid": 7}).fields is plain
+    with translation.override("fr" if translation.get_language() != "fr" else "en"):
+        assert HandRecordSerializer(data={}).fields is not plain  # each language its own
     assert HandEntrySerializer(data={}).fields is not plain  # each class binds its own
     with_context = HandRecordSerializer(data={}, context={"request": None}).fields
     partial = HandRecordSerializer(data={}, partial=True).fields
