@@ -150,13 +150,19 @@ def test_psycopg_keeps_the_conversion_of_the_hands_write(monkeypatch: pytest.Mon
     assert _queries.MAX_CACHED_STATEMENT_PARAMS >= 58
     assert _queries.MAX_CACHED_STATEMENT_LENGTH >= 4096
     converted_afresh: list[bytes] = []
-    uncached = _queries._query2pg_nocache
+    converted_by_cache: list[bytes] = []
+    uncached, cached = _queries._query2pg_nocache, _queries._query2pg
 
     def counting(query: bytes, encoding: str) -> Any:
         converted_afresh.append(query)
         return uncached(query, encoding)
 
+    def counting_cached(query: bytes, encoding: str) -> Any:
+        converted_by_cache.append(query)
+        return cached(query, encoding)
+
     monkeypatch.setattr(_queries, "_query2pg_nocache", counting)
+    monkeypatch.setattr(_queries, "_query2pg", counting_cached)
     by: Any = UserFactory()
     game = start_game(preset_name="standard")
     for number, entry in enumerate([played(N, 7, 6, NS, EW), played(E, 8, 3, NS, EW)], 1):
@@ -165,4 +171,6 @@ def test_psycopg_keeps_the_conversion_of_the_hands_write(monkeypatch: pytest.Mon
             game_id=game.id, entry=entry, client_id=uuid.uuid4(), number=number, by=by, seen=seen
         )
         assert recorded.created and recorded.game is seen  # the kept path: the one statement
+    writes = [q for q in converted_by_cache if q.startswith(b"WITH moved")]
+    assert len(writes) == 2  # both hands' writes, through psycopg's cache
     assert not [q for q in converted_afresh if q.startswith(b"WITH moved")]
