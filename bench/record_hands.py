@@ -7,8 +7,8 @@ One stream of hands is made first with the rules engine (games of about 15 hands
 rules: random bidder, bid, no-trump or suit, tricks and the two cards, a forced dealer bid now
 and then; each hand checked with scoring.rules.preview_hand; a new game when one ends or
 reaches 15 hands). The same stream is then written three ways, game by game in turn (each
-game by bare SQL, then by the service, then by the API, each on its own copy of the game), so
-that a slower minute on the shared machine falls on all three alike:
+game by bare SQL, the service and the API, each on its own copy of the game, the one that goes
+first moving round), so that a slower minute on the shared machine falls on all three alike:
 
   bare SQL  the floor: through psycopg, one transaction per hand, INSERT INTO scoring_hand and
             UPDATE scoring_game with values the engine worked out beforehand;
@@ -319,12 +319,14 @@ class Way:
 
 
 def timed_in_turn(plans: list[PlannedGame], ways: list[Way]) -> list[Timings]:
-    """Each game played by every way in turn (bare SQL's copy, then the service's, then the
-    API's), so that a slower minute on a shared machine falls on all of them alike and their
-    ratios hold; ``wall`` is each way's own time."""
+    """Each game played by every way in turn, each on its own copy of the game, the way that
+    goes first moving round from game to game: a slower minute on a shared machine falls on
+    all of them alike, and none always follows another. ``wall`` is each way's own time."""
     found = [Timings(way.label) for way in ways]
+    paired = list(zip(ways, found, strict=True))
     for index, plan in enumerate(plans):
-        for way, timings in zip(ways, found, strict=True):
+        first = index % len(paired)
+        for way, timings in paired[first:] + paired[:first]:
             game_id = way.game_ids[index]
             start = time.perf_counter()
             for number, (entry, result, state) in enumerate(plan.hands, start=1):
