@@ -773,10 +773,14 @@ def main() -> None:
     log = Path(tempfile.mkstemp(prefix="bench-gunicorn-", suffix=".log")[1])
     env = {**os.environ, "DATABASE_URL": gunicorn_database_url()}
     extras: list[Timings] = []
-    with contextlib.ExitStack() as stack:
-        server = stack.enter_context(
-            gunicorn(env, log, workers=ARGS.workers, threads=ARGS.threads, access_log=False)
+
+    def serving(**where: Any) -> Any:  # gunicorn as measured, here or in another checkout
+        return gunicorn(
+            env, log, workers=ARGS.workers, threads=ARGS.threads, access_log=False, **where
         )
+
+    with contextlib.ExitStack() as stack:
+        server = stack.enter_context(serving())
         session = signed_in_session(cast.scorekeeper, server.url)
         lean_write, lean_close = by_http_lean(session, server.port)
         ways = [
@@ -786,16 +790,7 @@ def main() -> None:
         ]
         if ARGS.against:
             checkout = stack.enter_context(worktree(ARGS.against))
-            earlier = stack.enter_context(
-                gunicorn(
-                    env,
-                    log,
-                    workers=ARGS.workers,
-                    threads=ARGS.threads,
-                    access_log=False,
-                    cwd=checkout,
-                )
-            )
+            earlier = stack.enter_context(serving(cwd=checkout))
             earlier_session = signed_in_session(cast.scorekeeper, earlier.url)
             earlier_write, earlier_close = by_http_lean(earlier_session, earlier.port)
             stack.callback(earlier_close)
