@@ -5,17 +5,22 @@ write that cannot stand (the game moved on, a hand id taken) leaves nothing behi
 from __future__ import annotations
 
 import uuid
+from datetime import UTC, datetime
 from typing import Any
+from zoneinfo import ZoneInfo
 
 import pytest
 from django.db import IntegrityError, connection
 from django.utils import timezone
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from psycopg.types.json import Jsonb
 
 from scoring import services
-from scoring.choices import HandAction
+from scoring.choices import GameStatus, HandAction, HandStatus
 from scoring.convert import entry_fields, kept_state, result_fields
 from scoring.models import Game, GameChange, Hand
-from scoring.rules import Contract, Seat, apply_hand
+from scoring.rules import Contract, Seat, Team, apply_hand
 from scoring.services import kept_write
 from scoring.services.state import change_line, kept_fields
 from tests.factories import UserFactory, start_game
@@ -186,3 +191,62 @@ def test_every_value_is_stored_as_given(writer: str) -> None:
     stored_game = Game.objects.get(id=game.id)
     assert stored_game.updated_at == moment
     assert {name: getattr(stored_game, name) for name in fields} == fields
+
+
+_ANY_VALUE = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(min_value=-(2**63), max_value=2**63 - 1),
+    st.text(max_size=20),
+    st.uuids(),
+    st.datetimes(timezones=st.sampled_from([UTC, ZoneInfo("America/Regina")])),
+    st.datetimes(),  # naive: the field's own method says what becomes of it
+    st.sampled_from([*Seat, *Team, *HandStatus, *GameStatus]),  # int and str enums
+)
+
+
+@pytest.mark.filterwarnings("ignore:DateTimeField .* received a naive datetime:RuntimeWarning")
+@settings(max_examples=300, deadline=None)
+@given(value=_ANY_VALUE)
+def test_every_field_sends_what_its_own_method_sends(value: Any) -> None:
+    """The statement's values skip each field's get_db_prep_save for the field's own kind of
+    value; for every field of the three tables and any value, what is sent (or refused) is
+    what the field's own method sends (or refuses), of the same type."""
+    if connection.vendor != "postgresql":
+        pytest.skip("the statement and its shortcut are PostgreSQL's")
+    for model in (Game, Hand, GameChange):
+        for field in model._meta.concrete_fields:
+            prepare = kept_write._preparer(field)
+            try:
+                expected = field.get_db_prep_save(value, connection)
+            except Exception as refusal:
+                with pytest.raises(type(refusal)):
+                    prepare(value)
+                continue
+            sent = prepare(value)
+            where = (model.__name__, field.name, value)
+            assert type(sent) is type(expected), where
+            if isinstance(expected, Jsonb):  # a wrapper without equality of its own
+                assert sent.obj == expected.obj, where
+            else:
+                assert sent == expected, where
+
+
+def test_the_shortcut_is_taken_for_each_kind_of_value() -> None:
+    """Not a shortcut in name only: each kind of field sends its own kind of value without
+    its method (the integers in PostgreSQL's wrappers, as the method would)."""
+    if connection.vendor != "postgresql":
+        pytest.skip("the statement and its shortcut are PostgreSQL's")
+    kinds = {
+        field.name: kept_write._shortcut(field)[0]
+        for model in (Game, Hand, GameChange)
+        for field in model._meta.concrete_fields
+    }
+    assert kinds["hand_count"] is int and kinds["bid"] is int
+    assert kinds["game"] is int and kinds["recorded_by"] is int  # foreign keys: the row's id
+    assert kinds["status"] is str and kinds["by_label"] is str
+    assert kinds["client_id"] is uuid.UUID
+    assert kinds["completed_at"] is datetime and kinds["updated_at"] is datetime
+    assert kinds["after"] is None  # JSON: always its field's way
+    hand_count = kept_write._shortcut(Game._meta.get_field("hand_count"))[1]
+    assert hand_count(7) == 7 and type(hand_count(7)) is not int  # Int2/Int4, as Django's
