@@ -11,17 +11,22 @@ equal to DRF's.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
+from django.core.exceptions import ObjectDoesNotExist
 from rest_framework.fields import Field, SkipField
 from rest_framework.relations import PKOnlyObject
+
+# (the field, the one attribute it reads when DRF's own reading of it is a plain look-up)
+_Reader = tuple[Field[Any, Any, Any, Any], str | None]
 
 
 class BoundOnce:
     """Mix into a serializer whose representation reads no context (no request, no URLs)."""
 
     _bound_fields: ClassVar[Sequence[Field[Any, Any, Any, Any]]]
+    _bound_readers: ClassVar[Sequence[_Reader]]
 
     @classmethod
     def readable_fields(cls) -> Sequence[Field[Any, Any, Any, Any]]:
@@ -32,6 +37,17 @@ class BoundOnce:
             cls._bound_fields = found  # the class's own: a subclass binds its own fields
         return found
 
+    @classmethod
+    def readers(cls) -> Sequence[_Reader]:
+        """Each readable field, with the attribute it reads when reading it is a plain look-up
+        (one attribute, DRF's own ``get_attribute``): ~70 fields a hand's answer, where DRF's
+        look-up (a Mapping check through the ABC, a callable check) cost ~0.04 ms."""
+        found = cls.__dict__.get("_bound_readers")
+        if found is None:
+            found = tuple((field, _plain_attribute(field)) for field in cls.readable_fields())
+            cls._bound_readers = found
+        return found
+
     def to_representation(self, instance: Any) -> dict[str, Any]:
         return self.answer(instance)
 
@@ -40,9 +56,10 @@ class BoundOnce:
         """What ``cls(instance).data`` answers, without making a serializer for the call (its
         fields' and error messages' set-up, ~0.08 ms for a hand's answer)."""
         answer: dict[str, Any] = {}
-        for field in cls.readable_fields():
+        mapping = isinstance(instance, Mapping)
+        for field, name in cls.readers():
             try:
-                attribute = field.get_attribute(instance)
+                attribute = _read(field, name, instance, mapping)
             except SkipField:
                 continue
             value = attribute.pk if isinstance(attribute, PKOnlyObject) else attribute
@@ -50,3 +67,25 @@ class BoundOnce:
                 None if value is None else field.to_representation(attribute)
             )
         return answer
+
+
+def _plain_attribute(field: Field[Any, Any, Any, Any]) -> str | None:
+    attrs = field.source_attrs
+    if len(attrs) == 1 and type(field).get_attribute is Field.get_attribute:
+        return str(attrs[0])
+    return None  # a dotted source, "*", or a field that reads in its own way (relations)
+
+
+def _read(field: Field[Any, Any, Any, Any], name: str | None, instance: Any, mapping: bool) -> Any:
+    """``field.get_attribute(instance)``; the look-up itself when it is a plain one and finds
+    a value that is not to be called. Anything else (missing, a method) is DRF's to settle:
+    its defaults, its SkipField, its messages."""
+    if name is not None:
+        try:
+            value = instance[name] if mapping else getattr(instance, name)
+        except (KeyError, AttributeError, ObjectDoesNotExist):
+            pass
+        else:
+            if not callable(value):
+                return value
+    return field.get_attribute(instance)

@@ -84,3 +84,53 @@ def test_every_serializer_bound_once_is_checked_here() -> None:
         return found.union(*(subclasses(c) for c in found)) if found else found
 
     assert subclasses(BoundOnce) <= COVERED, "add it to this test's objects"
+
+
+class _Reads(BoundOnce, serializers.Serializer[Any]):
+    """Every way a field reads: a plain attribute, a method (called), a property that fails,
+    a missing one with a default, one not required, a dotted source, the whole object."""
+
+    plain = serializers.IntegerField()
+    called = serializers.CharField(source="shout")
+    failing = serializers.CharField(allow_null=True)
+    missing = serializers.IntegerField(default=7)
+    optional = serializers.IntegerField(required=False)
+    dotted = serializers.CharField(source="inner.name")
+    whole = serializers.SerializerMethodField()
+
+    def get_whole(self, instance: Any) -> str:
+        return type(instance).__name__
+
+
+COVERED.add(_Reads)
+
+
+class _Inner:
+    name = "Nord"
+
+
+class _Object:
+    plain = 3
+    inner = _Inner()
+
+    def shout(self) -> str:
+        return "KAISER"
+
+    @property
+    def failing(self) -> str:
+        raise AttributeError("not this one")
+
+
+def test_each_way_a_field_reads_is_drf_s_own(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The plain look-up that skips DRF's own leaves every other way of reading to DRF."""
+    for instance in (_Object(), {"plain": 3, "shout": "hé", "inner": {"name": "Sud"}}):
+        fast = _Reads.answer(instance)
+        assert fast == drf_answer(_Reads(instance), monkeypatch), instance
+    assert _Reads.answer(_Object()) == {
+        "plain": 3,
+        "called": "KAISER",
+        "failing": None,
+        "missing": 7,
+        "dotted": "Nord",
+        "whole": "_Object",
+    }
