@@ -3,6 +3,7 @@ what a rules result writes back onto rows."""
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from typing import Any
 
 from .choices import GameStatus
@@ -118,7 +119,31 @@ def state_fields(state: GameState) -> dict[str, Any]:
 
 
 def game_rules(game: Game) -> RuleSet:
-    return RuleSet.from_dict(game.rules)
+    """The game's rule set. Its row stores the same few sets again and again (an event's games
+    share one): each is read once per process and the (frozen) RuleSet shared, as reading and
+    checking twenty options at every hand cost more than applying the hand."""
+    key = _stored_key(game.rules)
+    found = _READ_RULES.get(key)
+    if found is None:
+        found = RuleSet.from_dict(game.rules)  # a set that does not read raises, uncached
+        if len(_READ_RULES) >= _READ_RULES_KEPT:
+            _READ_RULES.clear()
+        _READ_RULES[key] = found
+    return found
+
+
+_READ_RULES: dict[Hashable, RuleSet] = {}
+_READ_RULES_KEPT = 256
+
+
+def _stored_key(value: Any) -> Hashable:
+    """The stored JSON as a key that tells apart what reads differently (True from 1, a list
+    from a text)."""
+    if isinstance(value, dict):
+        return (dict, tuple((name, _stored_key(item)) for name, item in value.items()))
+    if isinstance(value, list):
+        return (list, tuple(_stored_key(item) for item in value))
+    return (type(value), value)
 
 
 def kept_state(game: Game) -> GameState:
