@@ -5,13 +5,15 @@ write that cannot stand (the game moved on, a hand id taken) leaves nothing behi
 from __future__ import annotations
 
 import uuid
-from datetime import UTC, datetime
+from datetime import UTC, datetime, tzinfo
 from typing import Any
 from zoneinfo import ZoneInfo
 
 import pytest
-from django.db import IntegrityError, connection
+from django.db import IntegrityError, connection, models
 from django.utils import timezone
+from django.utils.safestring import mark_safe
+from django.utils.translation import gettext_lazy
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from psycopg.types.json import Jsonb
@@ -193,14 +195,33 @@ def test_every_value_is_stored_as_given(writer: str) -> None:
     assert {name: getattr(stored_game, name) for name in fields} == fields
 
 
+class _NoOffset(tzinfo):
+    """A tzinfo that gives no offset: Django counts its times naive."""
+
+    def utcoffset(self, dt: datetime | None) -> None:
+        return None
+
+    def dst(self, dt: datetime | None) -> None:
+        return None
+
+    def tzname(self, dt: datetime | None) -> str:
+        return "nowhere"
+
+
+_NO_OFFSET: tzinfo | None = _NoOffset()
+
+
 _ANY_VALUE = st.one_of(
     st.none(),
     st.booleans(),
     st.integers(min_value=-(2**63), max_value=2**63 - 1),
     st.text(max_size=20),
+    st.text(max_size=20).map(mark_safe),  # a str subclass
+    st.text(max_size=20).map(lambda text: gettext_lazy(text) if text else text),  # lazy
     st.uuids(),
     st.datetimes(timezones=st.sampled_from([UTC, ZoneInfo("America/Regina")])),
     st.datetimes(),  # naive: the field's own method says what becomes of it
+    st.datetimes(timezones=st.just(_NO_OFFSET)),  # naive too, with a tzinfo
     st.sampled_from([*Seat, *Team, *HandStatus, *GameStatus]),  # int and str enums
 )
 
@@ -250,3 +271,27 @@ def test_the_shortcut_is_taken_for_each_kind_of_value() -> None:
     assert kinds["after"] is None  # JSON: always its field's way
     hand_count = kept_write._shortcut(Game._meta.get_field("hand_count"))[1]
     assert hand_count(7) == 7 and type(hand_count(7)) is not int  # Int2/Int4, as Django's
+
+
+class _Shouting(models.CharField):  # type: ignore[type-arg]
+    def get_prep_value(self, value: Any) -> Any:
+        return super().get_prep_value(value).upper()
+
+
+class _Cents(models.IntegerField):  # type: ignore[type-arg]
+    def get_db_prep_value(self, value: Any, connection: Any, prepared: bool = False) -> Any:
+        return super().get_db_prep_value(value * 100, connection, prepared)
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "stored"), [(_Shouting(), "kaiser", "KAISER"), (_Cents(), 3, 300)]
+)
+def test_a_field_that_changes_what_it_stores_keeps_its_own_method(
+    field: Any, value: Any, stored: Any
+) -> None:
+    """Only Django's own fields take the shortcut: a field of ours whose method changes the
+    value (of the same type) is asked every time."""
+    if connection.vendor != "postgresql":
+        pytest.skip("the statement and its shortcut are PostgreSQL's")
+    assert kept_write._shortcut(field)[0] is None
+    assert kept_write._preparer(field)(value) == stored
