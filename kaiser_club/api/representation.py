@@ -11,6 +11,8 @@ equal to DRF's.
 
 from __future__ import annotations
 
+import functools
+import inspect
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
@@ -77,15 +79,29 @@ def _plain_attribute(field: Field[Any, Any, Any, Any]) -> str | None:
 
 
 def _read(field: Field[Any, Any, Any, Any], name: str | None, instance: Any, mapping: bool) -> Any:
-    """``field.get_attribute(instance)``; the look-up itself when it is a plain one and finds
-    a value that is not to be called. Anything else (missing, a method) is DRF's to settle:
-    its defaults, its SkipField, its messages."""
+    """``field.get_attribute(instance)``, the plain look-up done here as DRF's
+    ``fields.get_attribute`` does it: a related row that is gone reads None, a callable that is
+    not a function or method (a related manager) is the value itself. A function or method to
+    call, and a look-up that fails, are DRF's to settle (its defaults, SkipField, messages):
+    the attribute is then read again there."""
     if name is not None:
         try:
             value = instance[name] if mapping else getattr(instance, name)
-        except (KeyError, AttributeError, ObjectDoesNotExist):
+        except ObjectDoesNotExist:
+            return None
+        except (KeyError, AttributeError):
             pass
         else:
-            if not callable(value):
+            if not callable(value) or not _may_be_called(value):
                 return value
     return field.get_attribute(instance)
+
+
+def _may_be_called(value: Any) -> bool:
+    """What DRF's ``is_simple_callable`` looks at further (or refuses, a built-in)."""
+    return (
+        inspect.isbuiltin(value)
+        or inspect.isfunction(value)
+        or inspect.ismethod(value)
+        or isinstance(value, functools.partial)
+    )

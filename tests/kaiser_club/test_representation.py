@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from django.core.exceptions import ObjectDoesNotExist
 from rest_framework import serializers
 
 from kaiser_club.api.representation import BoundOnce
@@ -97,6 +98,9 @@ class _Reads(BoundOnce, serializers.Serializer[Any]):
     optional = serializers.IntegerField(required=False)
     dotted = serializers.CharField(source="inner.name")
     whole = serializers.SerializerMethodField()
+    gone = serializers.CharField(allow_null=True)
+    caller = serializers.CharField()
+    counted = serializers.IntegerField()
 
     def get_whole(self, instance: Any) -> str:
         return type(instance).__name__
@@ -109,9 +113,23 @@ class _Inner:
     name = "Nord"
 
 
+class _Caller:
+    """Callable, but neither a function nor a method: DRF shows it, it does not call it."""
+
+    def __call__(self) -> str:
+        return "called"
+
+    def __str__(self) -> str:
+        return "shown"
+
+
 class _Object:
     plain = 3
     inner = _Inner()
+    caller = _Caller()
+
+    def __init__(self) -> None:
+        self.reads = 0
 
     def shout(self) -> str:
         return "KAISER"
@@ -120,17 +138,31 @@ class _Object:
     def failing(self) -> str:
         raise AttributeError("not this one")
 
+    @property
+    def gone(self) -> str:
+        raise ObjectDoesNotExist("its row was deleted")
+
+    @property
+    def counted(self) -> int:
+        self.reads += 1
+        return self.reads
+
 
 def test_each_way_a_field_reads_is_drf_s_own(monkeypatch: pytest.MonkeyPatch) -> None:
     """The plain look-up that skips DRF's own leaves every other way of reading to DRF."""
-    for instance in (_Object(), {"plain": 3, "shout": "hé", "inner": {"name": "Sud"}}):
-        fast = _Reads.answer(instance)
-        assert fast == drf_answer(_Reads(instance), monkeypatch), instance
-    assert _Reads.answer(_Object()) == {
+    as_dict = {"plain": 3, "shout": "hé", "inner": {"name": "Sud"}, "caller": "x", "counted": 1}
+    for make in (_Object, lambda: dict(as_dict)):
+        fast = _Reads.answer(make())
+        assert fast == drf_answer(_Reads(make()), monkeypatch), make
+    read = _Object()
+    assert _Reads.answer(read) == {
         "plain": 3,
         "called": "KAISER",
         "failing": None,
         "missing": 7,
         "dotted": "Nord",
         "whole": "_Object",
+        "gone": None,
+        "caller": "shown",
+        "counted": 1,  # a property is read once, as DRF reads it
     }
