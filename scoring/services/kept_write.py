@@ -5,8 +5,9 @@ On PostgreSQL this is one statement (an UPDATE and two INSERTs chained in a WITH
 trip instead of five (BEGIN, three statements, COMMIT), and a single statement is atomic
 without a transaction of its own. Elsewhere (SQLite, the quick start) it is the same three
 writes through the ORM in a transaction. Both are given the same unsaved rows and leave the
-same rows behind (tests/scoring/test_kept_write.py); the statement's values are prepared by
-the models' own fields, as the ORM prepares them.
+same rows behind (tests/scoring/test_kept_write.py); the statement's values are what the
+models' own fields send, as the ORM prepares them (a value of a field's own kind without
+going through its method each time: ``_preparer``).
 """
 
 from __future__ import annotations
