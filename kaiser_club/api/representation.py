@@ -92,13 +92,14 @@ def _read(field: Field[Any, Any, Any, Any], name: str | None, instance: Any, map
         except (KeyError, AttributeError):
             pass
         else:
-            if not callable(value) or not _may_be_called(value):
+            if not _may_be_called(value):
                 return value
     return field.get_attribute(instance)
 
 
 def _may_be_called(value: Any) -> bool:
-    """What DRF's ``is_simple_callable`` looks at further (or refuses, a built-in)."""
+    """Whether DRF's ``is_simple_callable`` may call it (or refuse it, a built-in): any other
+    value, callable or not, DRF shows as it is."""
     return (
         inspect.isbuiltin(value)
         or inspect.isfunction(value)

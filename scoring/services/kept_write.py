@@ -116,19 +116,16 @@ def _djangos_own(field: models.Field[Any, Any]) -> bool:
 def _shortcut(field: models.Field[Any, Any]) -> tuple[type | None, Callable[[Any], Any]]:
     """The kind of value the field sends without its method, and how it sends it."""
     target = field.target_field if isinstance(field, models.ForeignKey) else field
-    if not (_djangos_own(field) and _djangos_own(target)):
+    natural = next(
+        ((kind, probe) for cls, kind, probe in _NATURAL if isinstance(target, cls)), None
+    )
+    if natural is None or not (_djangos_own(field) and _djangos_own(target)):
         return None, _as_is
-    for cls, kind, probe in _NATURAL:
-        if isinstance(target, cls):
-            sent = field.get_db_prep_save(probe, connection)
-            if sent != probe:
-                break
-            if type(sent) is kind:
-                return kind, _as_is
-            if issubclass(type(sent), kind):
-                return kind, type(sent)
-            break
-    return None, _as_is
+    kind, probe = natural
+    sent = field.get_db_prep_save(probe, connection)
+    if sent != probe or not isinstance(sent, kind):
+        return None, _as_is
+    return kind, _as_is if type(sent) is kind else type(sent)
 
 
 def _naive(moment: Any) -> bool:
