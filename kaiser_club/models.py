@@ -62,7 +62,10 @@ class Player(models.Model):
 
 
 class Membership(models.Model):
-    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="memberships")
+    # Looked up by one_membership_per_club's index (club, player): no index of its own.
+    club = models.ForeignKey(
+        Club, on_delete=models.CASCADE, related_name="memberships", db_index=False
+    )
     player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="memberships")
     role = models.CharField(max_length=20, choices=Role.choices, default=Role.PLAYER)
     joined_at = models.DateTimeField(auto_now_add=True)
@@ -88,7 +91,10 @@ class FormerMembership(models.Model):
     later under the same name or email is found, not made twice. Ends when the player becomes
     a member again."""
 
-    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="former_memberships")
+    # Looked up by one_former_membership_per_club's index (club, player, ...).
+    club = models.ForeignKey(
+        Club, on_delete=models.CASCADE, related_name="former_memberships", db_index=False
+    )
     player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="former_memberships")
     role = models.CharField(max_length=20, choices=Role.choices, default=Role.PLAYER)
     joined_at = models.DateTimeField()

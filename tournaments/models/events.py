@@ -15,7 +15,8 @@ from ..choices import EventKind, EventStatus, Format, Seeding, default_tiebreaks
 class Season(models.Model):
     """A club's season: it collects club nights and ranks their players on a leaderboard."""
 
-    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="seasons")
+    # Looked up by season_name_unique_in_club's index (club, name).
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="seasons", db_index=False)
     name = models.CharField(max_length=120)
     starts_on = models.DateField(null=True, blank=True)
     ends_on = models.DateField(null=True, blank=True)

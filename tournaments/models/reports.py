@@ -36,7 +36,10 @@ class ReportKind(models.TextChoices):
 
 
 class ReportJob(models.Model):
-    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="report_jobs")
+    # Looked up by the reportjob_subject index (event, kind, subject).
+    event = models.ForeignKey(
+        Event, on_delete=models.CASCADE, related_name="report_jobs", db_index=False
+    )
     kind = models.CharField(max_length=20, choices=ReportKind.choices)
     round = models.ForeignKey(
         Round, null=True, blank=True, on_delete=models.CASCADE, related_name="+"

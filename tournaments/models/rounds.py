@@ -24,7 +24,10 @@ from .events import Event
 
 
 class Round(models.Model):
-    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="round_set")
+    # Looked up by round_number_once's index (event, number).
+    event = models.ForeignKey(
+        Event, on_delete=models.CASCADE, related_name="round_set", db_index=False
+    )
     number = models.PositiveSmallIntegerField()
     label = models.CharField(max_length=80, blank=True)
     status = models.CharField(max_length=20, choices=RoundStatus.choices, default=RoundStatus.READY)
@@ -60,7 +63,10 @@ class Round(models.Model):
 class Table(models.Model):
     """A numbered table of an event, with the code a tablet uses to reach its current game."""
 
-    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="tables")
+    # Looked up by table_number_once's index (event, number).
+    event = models.ForeignKey(
+        Event, on_delete=models.CASCADE, related_name="tables", db_index=False
+    )
     number = models.PositiveSmallIntegerField()
     code = models.CharField(
         max_length=40,
@@ -83,7 +89,10 @@ class Table(models.Model):
 
 
 class Pairing(models.Model):
-    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="pairings")
+    # Looked up by the (event, result) index below.
+    event = models.ForeignKey(
+        Event, on_delete=models.CASCADE, related_name="pairings", db_index=False
+    )
     round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="pairings")
     table = models.ForeignKey(
         Table, null=True, blank=True, on_delete=models.SET_NULL, related_name="pairings"
