@@ -33,45 +33,61 @@ _MARKERS = (1_987_654_321, 1_987_654_322, 1_987_654_323, 1_987_654_324)
 
 
 class CompiledRead(Generic[M]):
-    """``build(*ids)`` returns the queryset for those ids; ``first(*ids)`` its first object.
+    """``build(*ids)`` returns the queryset for those ids; ``first(*ids)`` its first object,
+    ``all(*ids)`` all of its objects in its order.
 
     Every argument must reach the SQL as parameters, unchanged (a primary or foreign key
     compared with ``=``); a build where one does not is never cached and runs as a queryset.
-    The queryset is cut to its first row (no ORDER BY is added: filter it to one)."""
+    ``first`` cuts the queryset to its first row (no ORDER BY is added: filter it to one)."""
 
     def __init__(self, build: Callable[..., models.QuerySet[M]], *, using: str = "default"):
         self.build = build
         self.using = using
-        self._compiled: dict[str, Any] = {}
+        self._compiled: dict[tuple[str, bool], Any] = {}
         self._lock = threading.Lock()
 
     def first(self, *ids: int) -> M | None:
-        compiled = self._compiled_for(len(ids))
+        compiled = self._compiled_for(len(ids), first=True)
         if compiled is None:
             found = list(self.build(*ids)[:1])
             return found[0] if found else None
-        shape, sql, params, slots = compiled
+        with connections[self.using].cursor() as cursor:
+            cursor.execute(*self._statement(compiled, ids))
+            rows = cursor.fetchmany(1)
+        objects = compiled[0].objects(rows)
+        return objects[0] if objects else None
+
+    def all(self, *ids: int) -> list[M]:
+        compiled = self._compiled_for(len(ids), first=False)
+        if compiled is None:
+            return list(self.build(*ids))
+        with connections[self.using].cursor() as cursor:
+            cursor.execute(*self._statement(compiled, ids))
+            rows = cursor.fetchall()
+        return compiled[0].objects(rows)
+
+    @staticmethod
+    def _statement(compiled: Compiled, ids: tuple[int, ...]) -> tuple[str, list[Any]]:
+        _shape, sql, params, slots = compiled
         values = list(params)
         for slot, argument in slots:
             values[slot] = ids[argument]
-        with connections[self.using].cursor() as cursor:
-            cursor.execute(sql, values)
-            rows = cursor.fetchmany(1)
-        objects = shape.objects(rows)
-        return objects[0] if objects else None
+        return sql, values
 
-    def _compiled_for(self, count: int) -> Compiled | None:
-        vendor = connections[self.using].vendor
-        if vendor not in self._compiled:
+    def _compiled_for(self, count: int, *, first: bool) -> Compiled | None:
+        key = (connections[self.using].vendor, first)
+        if key not in self._compiled:
             with self._lock:
-                if vendor not in self._compiled:
-                    self._compiled[vendor] = self._compile(count)
-        found: Compiled | None = self._compiled[vendor]
+                if key not in self._compiled:
+                    self._compiled[key] = self._compile(count, first=first)
+        found: Compiled | None = self._compiled[key]
         return found
 
-    def _compile(self, count: int) -> Compiled | None:
+    def _compile(self, count: int, *, first: bool) -> Compiled | None:
         markers = _MARKERS[:count]
-        queryset = self.build(*markers)[:1]
+        queryset = self.build(*markers)
+        if first:
+            queryset = queryset[:1]
         compiler = queryset.query.get_compiler(using=self.using)
         try:
             sql, params = compiler.as_sql()

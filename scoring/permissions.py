@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from enum import Enum
 
+from kaiser_club.actors import Actor
 from kaiser_club.roles import Role
-from kaiser_club.selectors import AnyUser, has_role
 
 from .models import Game
 
@@ -16,9 +16,6 @@ class GameAction(Enum):
     MANAGE = Role.ORGANISER  # start, correct, call time, forfeit, clock, history
 
 
-def may(*, user: AnyUser, action: GameAction, club_id: int | None) -> bool:
-    return has_role(user=user, club_id=club_id, at_least=action.value)
-
-
-def may_on_game(*, user: AnyUser, action: GameAction, game: Game) -> bool:
-    return may(user=user, action=action, club_id=game.club_id)
+def may_on_game(*, actor: Actor, action: GameAction, game: Game) -> bool:
+    """By the actor's role in the game's club (asked once, or known from the game's read)."""
+    return actor.has_role(club_id=game.club_id, at_least=action.value)

@@ -7,6 +7,7 @@ from django.db.models import OuterRef, Prefetch, QuerySet, Subquery
 from kaiser_club.actors import Actor
 from kaiser_club.compiled import CompiledRead
 from kaiser_club.models import Membership
+from kaiser_club.request_limits import LARGEST_ID
 from kaiser_club.roles import Role
 from kaiser_club.selectors import AnyUser, club_ids_with_role
 
@@ -72,8 +73,8 @@ def game_for_actor(*, actor: Actor, game_id: int) -> Game | None:
     what the event's rules read of it (``scoring.gates``), in ONE query: the actor's role in
     the game's club comes with it and is remembered by the actor."""
     user = actor.user
-    if not user.is_authenticated:
-        return None
+    if not user.is_authenticated or not 0 < game_id <= LARGEST_ID:
+        return None  # beyond any id a row can have (and the column's range): no game
     if getattr(user, "is_staff", False):
         game = _READ_AS_STAFF.first(game_id)
         if game is not None:
@@ -88,11 +89,11 @@ def game_for_actor(*, actor: Actor, game_id: int) -> Game | None:
 
 
 def _game_read(game_id: int) -> QuerySet[Game]:
-    # The whole game row (its kept state), what its answer shows of its teams, and what the
-    # event's rules read: a third of the columns of the rows joined.
+    # The whole game row (its kept state), its club's name, what its answer shows of its
+    # teams, and what the event's rules read: a third of the columns of the rows joined.
     return (
         Game.objects.select_related(*GAME_TEAMS, *gate_related())
-        .only(*GAME_COLUMNS, *TEAMS_SHOWN, *gate_reads())
+        .only(*GAME_COLUMNS, "club__name", *TEAMS_SHOWN, *gate_reads())
         .filter(id=game_id)
         .order_by()
     )
@@ -113,6 +114,31 @@ def _game_read_as_member(user_id: int, game_id: int) -> QuerySet[Game]:
 # The same query at every hand but for its ids: compiled once per process.
 _READ_AS_STAFF = CompiledRead(_game_read)
 _READ_AS_MEMBER = CompiledRead(_game_read_as_member)
+
+
+def _hands_of(game_id: int) -> QuerySet[Hand]:
+    return Hand.objects.filter(game_id=game_id).order_by("number")
+
+
+_HANDS = CompiledRead(_hands_of)
+
+
+def game_with_hands_for(*, actor: Actor, game_id: int) -> Game | None:
+    """The game if the actor may see it (``game_for_actor``: one query, the role remembered)
+    and its hands in order (one more), as ``game.hands.all()``: what the game's page and the
+    API's answer for a game show. Both reads are compiled once per process."""
+    game = game_for_actor(actor=actor, game_id=game_id)
+    if game is None:
+        return None
+    hands = _HANDS.all(game.id)
+    for hand in hands:
+        Hand.game.field.set_cached_value(hand, game)
+    # Where Django's prefetch_related leaves a prefetched relation.
+    kept = game.hands.get_queryset()
+    kept._result_cache = hands
+    kept._prefetch_done = True  # type: ignore[attr-defined]
+    game._prefetched_objects_cache = {"hands": kept}  # type: ignore[attr-defined]
+    return game
 
 
 def game_summary(*, game_id: int) -> Game:

@@ -4,10 +4,11 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 
+from kaiser_club.actors import Actor
 from kaiser_club.sentences import N_
 
 from .permissions import GameAction, may_on_game
-from .selectors import game_history, game_with_hands, games_visible_to
+from .selectors import game_history, game_with_hands_for, games_visible_to
 
 
 @login_required
@@ -18,12 +19,13 @@ def game_list(request: HttpRequest) -> HttpResponse:
 
 @login_required
 def game_detail(request: HttpRequest, game_id: int) -> HttpResponse:
-    game = game_with_hands(game_id=game_id, queryset=games_visible_to(user=request.user))
+    actor = Actor.of(request.user)
+    game = game_with_hands_for(actor=actor, game_id=game_id)
     if game is None:
         raise Http404(N_("No such game, or not one of your clubs'."))
     history = (
         list(game_history(game_id=game.id))
-        if may_on_game(user=request.user, action=GameAction.MANAGE, game=game)
+        if may_on_game(actor=actor, action=GameAction.MANAGE, game=game)
         else None
     )
     return render(

@@ -17,7 +17,6 @@ from rest_framework.views import APIView
 
 from kaiser_club.actors import Actor
 from kaiser_club.errors import NotFound
-from kaiser_club.request_limits import LARGEST_ID
 from kaiser_club.roles import Role
 from kaiser_club.selectors import club_ids_with_role
 from kaiser_club.sentences import N_
@@ -33,6 +32,7 @@ from ..selectors import (
     game_history,
     game_summary,
     game_with_hands,
+    game_with_hands_for,
     games_visible_to,
 )
 from .serializers import (
@@ -113,7 +113,7 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gen
         return GameDetailSerializer if self.action == "retrieve" else GameSerializer
 
     def retrieve(self, request: Request, *args: Any, **kwargs: Any) -> Response:
-        game = game_with_hands(game_id=int(kwargs["pk"]), queryset=self.get_queryset())
+        game = game_with_hands_for(actor=Actor.of(request.user), game_id=int(kwargs["pk"]))
         if game is None:
             raise no_game(kwargs["pk"])
         return Response(GameDetailSerializer(game).data)
@@ -123,7 +123,7 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gen
         if game is None:
             raise no_game(pk)
         if needed is not GameAction.READ and not may_on_game(
-            user=self.request.user, action=needed, game=game
+            actor=Actor.of(self.request.user), action=needed, game=game
         ):  # the game's club's players see it: get_queryset holds those only
             raise PermissionDenied(
                 str(N_("Your role in %(club)s does not allow this.", club=game.club.name))
@@ -176,7 +176,7 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gen
         # One read: the game if visible, the actor's role, and what the event's rules read
         # (who may enter: the game's (event's) rules, asked by the service).
         actor = Actor.of(request.user)
-        game = game_for_actor(actor=actor, game_id=int(pk)) if int(pk) <= LARGEST_ID else None
+        game = game_for_actor(actor=actor, game_id=int(pk))
         if game is None:
             raise no_game(pk)
         incoming = HandRecordSerializer(data=request.data)

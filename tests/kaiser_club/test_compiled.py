@@ -118,3 +118,30 @@ def test_the_hand_s_read_remembers_the_role_and_seats() -> None:
         2: setup.game.south_id,
         3: setup.game.west_id,
     }
+
+
+def test_all_rows_of_a_read_are_the_queryset_s_in_its_order() -> None:
+    from scoring.models import Hand
+    from tests.scoring.hands import record_fillers
+
+    game, other = start_game(), start_game()
+    record_fillers(game, 5)
+
+    def build(game_id: int) -> Any:
+        return Hand.objects.filter(game_id=game_id).order_by("-number")
+
+    read = CompiledRead(build)
+    for game_id in (game.id, other.id, 10**9):
+        expected = [loaded(hand) for hand in build(game_id)]
+        assert [loaded(hand) for hand in read.all(game_id)] == expected
+    assert [hand.number for hand in read.all(game.id)] == [5, 4, 3, 2, 1]
+    assert read.first(game.id) is not None  # a first and an all of one read: each compiled
+    assert set(read._compiled) == {(read_vendor(), True), (read_vendor(), False)}
+    doubled = CompiledRead(lambda game_id: Hand.objects.filter(game_id=game_id // 2))
+    assert len(doubled.all(game.id * 2)) == 5  # not cacheable: read as a queryset
+
+
+def read_vendor() -> str:
+    from django.db import connection
+
+    return connection.vendor

@@ -18,9 +18,9 @@ from tests.scoring.hands import NS, N, make_club, make_user, played, record, rec
 pytestmark = pytest.mark.django_db
 
 # The session and its user (tests/queries.py), then: the clubs I may see, the games with
-# teams and seats; or my clubs, the game with teams and seats, hands, my role.
+# teams and seats; or the game with teams, seats and my role in its club, and its hands.
 GAME_LIST = SESSION_AND_USER + 2
-GAME_DETAIL = SESSION_AND_USER + 4
+GAME_DETAIL = SESSION_AND_USER + 2
 
 Counter = Callable[..., Any]
 

@@ -30,7 +30,7 @@ pytestmark = pytest.mark.django_db
 RECORD_A_HAND = 4 if connection.vendor == "postgresql" else 6
 UNDO_A_HAND = 15  # access 2, savepoint 2, lock 1, event 1, role 1, the last change 1, ...
 CORRECT_A_HAND = 13  # the later hands' new scores are one bulk UPDATE
-READ_A_GAME = 3  # the clubs I may see, the game with its teams and seats, its hands
+READ_A_GAME = 2  # the game with its teams, seats and my role in its club; its hands
 LIST_GAMES = 3  # the clubs I may see, the count, one page of games with teams and seats
 HISTORY = 4  # access 3, the changes with who made them
 LIST_TEAMS = 3  # the clubs I may see, the count, one page of teams with their players
