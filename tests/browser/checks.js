@@ -1,5 +1,5 @@
 // What tests/browser/test_every_page.py asks of a page, measured in the page itself.
-// Returns {overflow, images, tofu, contrast, text}.
+// Returns {overflow, sheet, images, tofu, contrast, text}.
 (() => {
   const doc = document.documentElement;
   const out = {};
@@ -12,6 +12,13 @@
            !e.closest(".scroll-x, .bracket-wrap, .table-wrap");
        }).slice(0, 4).map((e) => e.tagName.toLowerCase() + (e.className && typeof e.className === "string" ? "." + e.className.split(" ").join(".") : "") + " →" + Math.round(e.getBoundingClientRect().right)).join(", ")]
     : [];
+  // 1b. A game's score sheet shows both scores without scrolling its box sideways (unless
+  //     it sits in a box made to scroll, .scroll-x: the organiser's sheet with its column of
+  //     links to correct a hand).
+  out.sheet = [...document.querySelectorAll("table.grid.sheet")]
+    .filter((t) => t.getClientRects().length && !t.closest(".scroll-x"))
+    .filter((t) => t.scrollWidth > t.clientWidth + 1)
+    .map((t) => `score sheet is ${t.scrollWidth}px wide in its ${t.clientWidth}px box`);
   // 2. Every image loaded.
   out.images = [...document.images].filter((i) => i.complete && i.naturalWidth === 0 && i.src)
     .map((i) => "broken image " + i.src);

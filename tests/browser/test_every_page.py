@@ -3,9 +3,9 @@ a laptop (1366 px), in English and in French (issue 15).
 
 One browser, one sweep: each page is opened once per language and measured at the three
 widths (tests/browser/checks.js), and each test below reads one kind of finding:
-the document scrolling sideways, a console error, a broken image or a glyph drawn as a box,
-a word broken inside, a control whose text contrast is below WCAG AA, and, in French, English
-left on the page.
+the document scrolling sideways, a score sheet hiding a score in its box, a console error, a
+broken image or a glyph drawn as a box, a word broken inside, a control whose text contrast is
+below WCAG AA, and, in French, English left on the page.
 
 The French allowlist: the words that are the same in both languages (names, "Kaiser") are
 shared with the page test in tests/french_allowlist.py.
@@ -101,7 +101,7 @@ def sweep(
                         seen = page.evaluate(CHECKS)
                         where = f"{name} · {language} · {width}px"
                         found.visits += 1
-                        for kind in ("overflow", "images", "tofu", "contrast", "broken"):
+                        for kind in ("overflow", "sheet", "images", "tofu", "contrast", "broken"):
                             found.add(kind, where, seen[kind])
                         if language == "fr" and width == WIDTHS[-1]:
                             found.add("english", where, _english_in(seen["text"]))
@@ -119,6 +119,10 @@ def _none(found: list[str]) -> None:
 
 def test_no_page_scrolls_sideways(sweep: Sweep) -> None:
     _none(sweep.found["overflow"])
+
+
+def test_a_score_sheet_shows_both_scores_without_scrolling(sweep: Sweep) -> None:
+    _none(sweep.found["sheet"])
 
 
 def test_no_console_error(sweep: Sweep) -> None:
