@@ -26,6 +26,10 @@ from .errors import InvalidInput
 # The largest id, hand number or version a request may name: a database integer. A larger one
 # is refused by the input (a query with it would overflow the column: a 500).
 LARGEST_ID = 2**31 - 1
+# An id in an API address: ASCII digits, no more than LARGEST_ID has. "abc", "٣" (an Arabic
+# digit, which int() reads as 3) or 5,000 digits (beyond what int() reads: a ValueError, a 500)
+# name no row: the router answers 404 before a view sees them.
+ID_IN_PATH = f"[0-9]{{1,{len(str(LARGEST_ID))}}}"
 
 
 def whole_number_text(text: str, largest: int = LARGEST_ID) -> int | None:

@@ -17,6 +17,7 @@ from rest_framework.views import APIView
 
 from kaiser_club.actors import Actor
 from kaiser_club.errors import NotFound
+from kaiser_club.request_limits import ID_IN_PATH
 from kaiser_club.roles import Role
 from kaiser_club.selectors import club_ids_with_role
 from kaiser_club.sentences import N_
@@ -104,7 +105,7 @@ def no_game(game_id: int | str) -> NotFound:
 
 class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet[Game]):
     filterset_fields = ["club", "status"]
-    lookup_value_regex = r"\d+"  # /api/games/abc/ is a 404, not a ValueError (500)
+    lookup_value_regex = ID_IN_PATH
 
     def get_queryset(self) -> QuerySet[Game]:
         return games_visible_to(user=self.request.user)

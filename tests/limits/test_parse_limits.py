@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import uuid
+from typing import Any
 
 import pytest
 from django.test import Client
@@ -17,6 +18,7 @@ from scoring.models import Game, Hand, Team
 from tests.factories import member, start_game
 from tests.scoring.hands import make_club
 from tests.table.helpers import make_table, opened
+from tournaments.models import Season
 
 pytestmark = pytest.mark.django_db
 
@@ -133,6 +135,43 @@ def test_a_game_page_query_never_overflows() -> None:
     game = start_game(club=make_club())
     client = signed_in(game.club, Role.PLAYER)
     assert client.get(f"/api/games/{10**30}/").status_code == 404
+
+
+def arabic_indic(number: int) -> str:
+    """The number in Arabic-Indic digits ("٣" for 3), which int() reads as the number."""
+    return "".join(chr(0x660 + int(digit)) for digit in str(number))
+
+
+ADDRESSES = {
+    "game": "/api/games/{}/",
+    "hands": "/api/games/{}/hands/",
+    "event": "/api/events/{}/",
+    "season": "/api/seasons/{}/",
+}
+
+
+@pytest.mark.parametrize(
+    "pk",
+    [
+        lambda row: "9" * 5000,  # beyond what int() reads: a ValueError, not an id
+        lambda row: arabic_indic(row),  # not ASCII: int() reads it as the row's id
+        lambda row: f"{row}a",
+        lambda row: str(2**31),  # past LARGEST_ID (an integer column's range)
+        lambda row: "0",
+    ],
+    ids=["5000 digits", "arabic-indic digits", "a letter", "past the range", "zero"],
+)
+@pytest.mark.parametrize("kind", list(ADDRESSES))
+def test_an_id_no_row_can_have_is_a_404(kind: str, pk: Any) -> None:
+    setup = make_table()  # an event (of a season's club) with a game: a row of each kind
+    season = Season.objects.create(club=setup.event.club, name="Autumn")
+    row = {"game": setup.game.id, "hands": setup.game.id, "event": setup.event.id}.get(
+        kind, season.id
+    )
+    client = signed_in(setup.event.club, Role.ORGANISER)
+    send = client.post if kind == "hands" else client.get
+    assert client.get(ADDRESSES[kind].format(row)).status_code in (200, 405)  # the row is there
+    assert send(ADDRESSES[kind].format(pk(row)), {}, format="json").status_code == 404
 
 
 @pytest.mark.parametrize(

@@ -14,6 +14,7 @@ from rest_framework.response import Response
 
 from kaiser_club.actors import Actor
 from kaiser_club.errors import NotFound
+from kaiser_club.request_limits import ID_IN_PATH
 from kaiser_club.sentences import N_
 
 from .. import services
@@ -53,7 +54,7 @@ class SeasonViewSet(
 ):
     serializer_class = SeasonSerializer
     filterset_fields = ["club"]
-    lookup_value_regex = r"\d+"  # /api/seasons/abc/ is a 404, not a ValueError (500)
+    lookup_value_regex = ID_IN_PATH
 
     def get_queryset(self) -> QuerySet[Season]:
         return seasons_visible_to(user=self.request.user).order_by("-starts_on", "-id")
@@ -89,7 +90,7 @@ class EventViewSet(
 ):
     serializer_class = EventSerializer
     filterset_fields = ["club", "kind", "season", "status", "format"]
-    lookup_value_regex = r"\d+"  # PATCH /api/events/abc/ was a ValueError in int(pk): a 500
+    lookup_value_regex = ID_IN_PATH
     content_negotiation_class = FormatIsAFilter
 
     def get_queryset(self) -> QuerySet[Event]:
