@@ -56,6 +56,32 @@ def double_elimination() -> int:
     return event.id
 
 
+def club_game_with_a_misdeal(club_id: int) -> int:
+    """A club evening's game (the club's rules allow a misdeal): a misdeal, then a hand."""
+    from django.test import TestCase
+
+    from kaiser_club.models import Club
+    from scoring import services
+    from scoring.models import Team
+    from scoring.rules import MisdealReason, Seat
+    from tests.scoring.hands import filler, misdeal, record
+
+    club = Club.objects.get(id=club_id)
+    ns, ew = Team.objects.filter(club=club).order_by("id")[:2]
+    with TestCase.captureOnCommitCallbacks(execute=True):
+        game = services.game_start(
+            club=club,
+            ns_team=ns,
+            ew_team=ew,
+            first_dealer=Seat.NORTH,
+            rules=services.rules_from(preset_name="club", changes=None),
+            preset_name="club",
+        )
+        record(game, misdeal(MisdealReason.NO_FACE_CARD))
+        record(game, filler(2))
+    return game.id
+
+
 def load() -> PageList:
     """Loads the demo and lists its pages."""
     from django.test import TestCase
@@ -105,6 +131,7 @@ def load() -> PageList:
         ("bracket (organiser)", f"/events/{double}/bracket/", o),
         ("games", "/games/", o),
         ("score sheet (organiser)", f"/games/{game.id}/", o),
+        ("club game with a misdeal", f"/games/{club_game_with_a_misdeal(club.id)}/", o),
         ("clubs", "/clubs/", o),
         ("club", f"/clubs/{club.slug}/", o),
         ("player", f"/players/{public_player.id}/", o),
