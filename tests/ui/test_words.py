@@ -193,7 +193,8 @@ def test_the_game_page_says_which_side_took_the_cards_in_words(client):
     game = win_for(pairing, pairing.home)
     organiser(client, event)
     html = client.get(f"/games/{game.id}/").content.decode()
-    assert "<td>N–S</td><td>N–S</td>" in html and ">NS<" not in html
+    cards = '<td class="card-col">N–S</td><td class="card-col">N–S</td>'
+    assert cards in html and ">NS<" not in html
 
 
 def test_the_table_page_says_who_is_entering_in_french(client):
