@@ -146,10 +146,12 @@ def game_summary(*, game_id: int) -> Game:
     return seats_from_teams(Game.objects.select_related(*GAME_TEAMS).get(id=game_id))
 
 
-def game_with_hands(*, game_id: int, queryset: QuerySet[Game] | None = None) -> Game | None:
-    qs = queryset if queryset is not None else Game.objects.select_related(*GAME_RELATED)
+def game_with_hands(*, game_id: int) -> Game | None:
+    """A game and its hands, whoever asks (after a write its writer was allowed to make);
+    for a reader, ``game_with_hands_for``."""
     return (
-        qs.prefetch_related(Prefetch("hands", queryset=Hand.objects.order_by("number")))
+        Game.objects.select_related(*GAME_RELATED)
+        .prefetch_related(Prefetch("hands", queryset=Hand.objects.order_by("number")))
         .filter(id=game_id)
         .first()
     )
