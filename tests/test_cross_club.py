@@ -44,6 +44,7 @@ from django.urls import URLPattern, URLResolver, get_resolver, resolve
 from django.utils.html import escape
 from rest_framework.test import APIClient
 
+from kaiser_club.request_limits import ID_IN_PATH
 from tests.two_clubs import TwoClubs, changes, owned_by, reaching, snapshot, two_clubs
 from tournaments.models import Substitution, Table
 
@@ -1231,7 +1232,7 @@ def test_the_guard_sees_the_writes_it_should() -> None:
     """A few routes of each kind, so that the guard cannot pass by finding nothing."""
     routes = write_routes()
     for expected in (
-        ("api/games/(?P<pk>\\d+)/hands/$", "post"),
+        (f"api/games/(?P<pk>{ID_IN_PATH})/hands/$", "post"),
         ("api/events/<int:pk>/entries/<int:entry_id>/", "patch"),
         ("api/clubs/<int:club_id>/members/<int:membership_id>/", "delete"),
         ("events/new/", "post"),  # no method decorator: it reads request.POST
