@@ -7,14 +7,15 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from django.db import models
+from django.db import connection, models
 
 from kaiser_club.actors import Actor
 from kaiser_club.compiled import CompiledRead
 from kaiser_club.roles import Role
-from scoring.models import Game
+from scoring.models import Game, Hand
 from scoring.selectors import _game_read, _game_read_as_member, game_for_actor
 from tests.factories import UserFactory, member, start_game
+from tests.scoring.hands import record_fillers
 from tests.table.helpers import make_table
 
 pytestmark = pytest.mark.django_db
@@ -121,9 +122,6 @@ def test_the_hand_s_read_remembers_the_role_and_seats() -> None:
 
 
 def test_all_rows_of_a_read_are_the_queryset_s_in_its_order() -> None:
-    from scoring.models import Hand
-    from tests.scoring.hands import record_fillers
-
     game, other = start_game(), start_game()
     record_fillers(game, 5)
 
@@ -136,12 +134,6 @@ def test_all_rows_of_a_read_are_the_queryset_s_in_its_order() -> None:
         assert [loaded(hand) for hand in read.all(game_id)] == expected
     assert [hand.number for hand in read.all(game.id)] == [5, 4, 3, 2, 1]
     assert read.first(game.id) is not None  # a first and an all of one read: each compiled
-    assert set(read._compiled) == {(read_vendor(), True), (read_vendor(), False)}
+    assert set(read._compiled) == {(connection.vendor, True), (connection.vendor, False)}
     doubled = CompiledRead(lambda game_id: Hand.objects.filter(game_id=game_id // 2))
     assert len(doubled.all(game.id * 2)) == 5  # not cacheable: read as a queryset
-
-
-def read_vendor() -> str:
-    from django.db import connection
-
-    return connection.vendor
