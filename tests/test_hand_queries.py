@@ -24,8 +24,8 @@ from tests.tournaments.public.world import sized
 pytestmark = pytest.mark.django_db(transaction=True)
 
 # The hand applied to the state the game's row keeps: the game's row, the hand, its history
-# line; one statement on PostgreSQL (scoring/services/kept_write.py), three elsewhere.
-WRITES = 1 if connection.vendor == "postgresql" else 3
+# line (scoring/services/hands.py), on every database.
+WRITES = 3
 # The API: the session and its user (2), the game with the writer's role and its event (1),
 # the writes. The table page: the table with its event (1), its games (1), the writes, and
 # the hands the answer's score sheet shows (1).

@@ -31,7 +31,6 @@ from ..rules import Team as Side
 from ..selectors import (
     game_for_actor,
     game_history,
-    game_summary,
     game_with_hands,
     game_with_hands_for,
     games_visible_to,
@@ -194,10 +193,7 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gen
             ),
             game.id,
         )
-        # The game as written (the row read above, updated), or read again with its teams and
-        # seats when the hand was written under the lock (a fresh row with none loaded).
-        shown = game if recorded.game is game else game_summary(game_id=game.id)
-        body = RecordedSerializer.answer({"hand": recorded.hand, "game": shown})
+        body = RecordedSerializer({"hand": recorded.hand, "game": recorded.game}).data
         return Response(body, status=201 if recorded.created else 200)
 
     @extend_schema(request=HandUndoSerializer, responses={200: GameDetailSerializer, **ERRORS})

@@ -28,19 +28,19 @@ from ..convert import (
 from ..errors import ClientIdReused, HandAwaitingConfirmation, HandNotAccepted, StaleGame
 from ..models import Game, Hand
 from ..rules import HandEntry, HandRefused, apply_hand
-from .kept_write import write_kept_hand
+from .hand_time import hand_played_at
 from .state import (
-    announce_saved,
+    announce,
     audit,
     call_time_if_due,
-    change_line,
     current_state,
     first_broken_hand,
+    game_fields,
     guard_result_change,
-    kept_fields,
     lock_game,
     replay_entries,
     save_state,
+    update_if_version,
 )
 
 
@@ -73,6 +73,10 @@ def _check_expected_number(game: Game, number: int | None) -> None:
         )
 
 
+class _Moved(Exception):
+    """The game's row moved on since it was read: the record is made again under its lock."""
+
+
 def hand_record(
     *,
     game_id: int,
@@ -91,26 +95,11 @@ def hand_record(
     hand (verification) is checked and stored but counts nowhere until it is confirmed
     (``scoring.services.verification``); while one waits, no other hand is recorded.
 
-    ``seen``: the game's row as the caller has just read it (unlocked). The hand is then
-    applied to the state that row keeps and written only if the row is still that version
-    (three statements: the game, the hand, its history line); anything else (the game moved
-    on, a retry, a refusal, a pending hand, the clock due) takes the locked path below, which
-    replays the whole game and says why."""
-    if seen is not None and seen.id == game_id:
-        done = _record_on_kept(
-            seen,
-            entry=entry,
-            client_id=client_id,
-            number=number,
-            by=by,
-            by_label=by_label,
-            pending=pending,
-            entered_by_seat=entered_by_seat,
-        )
-        if done is not None:
-            return done
-    return _record_locked(
-        game_id=game_id,
+    ``seen``: the game's row as the caller has just read it (unlocked). The hand is applied to
+    the state that row keeps and the row written only if it is still that version; if it
+    moved on, the same steps run again on the row read under its lock. The answer's ``game``
+    is ``seen`` (its relations as read), brought up to date."""
+    details = _Details(
         entry=entry,
         client_id=client_id,
         number=number,
@@ -119,141 +108,115 @@ def hand_record(
         pending=pending,
         entered_by_seat=entered_by_seat,
     )
+    if seen is not None and seen.id == game_id:
+        try:
+            with transaction.atomic():
+                return _record(seen, details, locked=False)
+        except (_Moved, IntegrityError):
+            pass  # a retry's id or a pending hand's number is taken: the lock tells which
+    with transaction.atomic():
+        recorded = _record(lock_game(game_id), details, locked=True)
+    if seen is not None and seen.id == game_id:
+        _bring_up_to_date(seen, recorded.game)
+        return dataclasses.replace(recorded, game=seen)
+    return recorded
 
 
-def _record_on_kept(
-    game: Game,
-    *,
-    entry: HandEntry,
-    client_id: uuid.UUID,
-    number: int | None,
-    by: User | None,
-    by_label: str,
-    pending: bool,
-    entered_by_seat: int | None,
-) -> Recorded | None:
-    """The hand applied to the state the game's row keeps, or None to take the locked path."""
-    if game.status != GameStatus.IN_PROGRESS or game.forfeited_by:
-        return None
-    if number is not None and number != game.hand_count + 1:
-        return None  # a retry, or a stale page: the locked path tells which
+@dataclass(frozen=True)
+class _Details:
+    entry: HandEntry
+    client_id: uuid.UUID
+    number: int | None
+    by: User | None
+    by_label: str
+    pending: bool
+    entered_by_seat: int | None
+
+
+def _record(game: Game, details: _Details, *, locked: bool) -> Recorded:
+    """One hand recorded at ``game`` as read, all in the caller's transaction. ``locked``:
+    the row is read under its lock, so a retry, a pending hand, a stale entry and a refusal
+    are told apart and said; unlocked, any of them (or the row having moved on) raises
+    ``_Moved`` or the database's IntegrityError, and the caller runs this again locked."""
+    entry = details.entry
+    digest = request_digest(entry)  # of what was sent: a retry sends the same
+    if locked:
+        retried = _earlier_submission(game, details.client_id, digest)
+        if retried is not None:
+            return retried
+        waiting = Hand.with_pending.filter(game=game, status=HandStatus.PENDING).first()
+        if waiting is not None:
+            raise HandAwaitingConfirmation(waiting.number)
+        _check_expected_number(game, details.number)
+    elif details.number is not None and details.number != game.hand_count + 1:
+        raise _Moved
     now = timezone.now()
-    deadline = game.deadline
-    due = game.time_called_at is None and game.paused_at is None
-    if due and deadline is not None and now >= deadline:
-        return None  # time is to be called first: the locked path does it
-    digest = request_digest(entry)  # of what was sent, as the locked path has it
-    if entry.completed_at is None or entry.completed_at > now:
-        entry = dataclasses.replace(entry, completed_at=now)
+    call_time_if_due(game, now=now)  # past the deadline, the hand is judged with time called
+    entry = dataclasses.replace(
+        entry, completed_at=hand_played_at(game=game, said=entry.completed_at, now=now)
+    )
     before = kept_state(game)
     try:
         state = apply_hand(before, entry)
-    except HandRefused:
-        return None  # said by the locked path, after a pending hand or a retry
-    result = state.hands[-1]
-    kept = before if pending else state
-    fields = kept_fields(game, kept, now=now)
-    hand = _new_hand(
+    except HandRefused as exc:
+        if not locked:
+            raise _Moved from None  # the row read may be too old to judge
+        raise HandNotAccepted.from_refused(exc) from None
+    kept = before if details.pending else state
+    fields = game_fields(game, kept, now=now)
+    if not update_if_version(game, fields):
+        raise _Moved  # never under the lock: the row is the version read
+    hand = _new_hand(game, entry=entry, result=state.hands[-1], digest=digest, details=details)
+    hand.save(force_insert=True)
+    audit(
         game,
-        entry=entry,
-        result=result,
-        client_id=client_id,
-        digest=digest,
-        pending=pending,
-        entered_by_seat=entered_by_seat,
-        by=by,
+        HandAction.RECORD,
+        by=details.by,
+        by_label=details.by_label,
+        hand_number=hand.number,
+        after=entry,
     )
-    change = change_line(
-        game, HandAction.RECORD, by=by, by_label=by_label, hand_number=hand.number, after=entry
-    )
-    try:
-        if not write_kept_hand(game, fields, hand, change):
-            return None  # the game moved on since it was read
-    except IntegrityError:
-        return None  # a retry (its id is taken) or a pending hand (its number is)
-    announce_saved(game, kept)
+    was_finished = game.status == GameStatus.FINISHED
     for name, value in fields.items():
         setattr(game, name, value)
+    announce(game.id, was_finished=was_finished, over=kept.over)
     return Recorded(hand=hand, game=game, created=True)
 
 
-@transaction.atomic
-def _record_locked(
-    *,
-    game_id: int,
-    entry: HandEntry,
-    client_id: uuid.UUID,
-    number: int | None,
-    by: User | None,
-    by_label: str,
-    pending: bool,
-    entered_by_seat: int | None,
-) -> Recorded:
-    game = lock_game(game_id)
-    digest = request_digest(entry)
+def _earlier_submission(game: Game, client_id: uuid.UUID, digest: str) -> Recorded | None:
+    """The hand this submission already recorded (a retry), or None; refused if the id was
+    used for another hand."""
     existing = Hand.with_pending.filter(game=game, client_id=client_id).first()
-    if existing is not None:
-        if existing.request_digest != digest:
-            raise ClientIdReused(
-                N_(
-                    "Hand id %(client_id)s was already used for hand %(number)s with other "
-                    "details. Each new hand needs a new id.",
-                    client_id=str(client_id),
-                    number=existing.number,
-                ),
-                extra={"hand_number": existing.number},
-            )
-        return Recorded(hand=existing, game=game, created=False)
-    waiting = Hand.with_pending.filter(game=game, status=HandStatus.PENDING).first()
-    if waiting is not None:
-        raise HandAwaitingConfirmation(waiting.number)
-    _check_expected_number(game, number)
-
-    now = timezone.now()
-    if entry.completed_at is None or entry.completed_at > now:
-        # A hand is not completed in the future: a tablet's clock running ahead is read as now,
-        # so the clock rule never places a hand after a call that had not yet been made.
-        entry = dataclasses.replace(entry, completed_at=now)
-    # Past the deadline the hand is judged with time called (a refusal rolls the call back;
-    # the clock sweep makes it again, at the same deadline).
-    call_time_if_due(game)
-    before = current_state(game)
-    state = apply_hand_checked(before, entry)
-    result = state.hands[-1]
-    hand = _new_hand(
-        game,
-        entry=entry,
-        result=result,
-        client_id=client_id,
-        digest=digest,
-        pending=pending,
-        entered_by_seat=entered_by_seat,
-        by=by,
-    )
-    hand.save(force_insert=True)
-    audit(game, HandAction.RECORD, by=by, by_label=by_label, hand_number=hand.number, after=entry)
-    save_state(game, before if pending else state)
-    return Recorded(hand=hand, game=game, created=True)
+    if existing is None:
+        return None
+    if existing.request_digest != digest:
+        raise ClientIdReused(
+            N_(
+                "Hand id %(client_id)s was already used for hand %(number)s with other "
+                "details. Each new hand needs a new id.",
+                client_id=str(client_id),
+                number=existing.number,
+            ),
+            extra={"hand_number": existing.number},
+        )
+    return Recorded(hand=existing, game=game, created=False)
 
 
-def _new_hand(
-    game: Game,
-    *,
-    entry: HandEntry,
-    result: Any,
-    client_id: uuid.UUID,
-    digest: str,
-    pending: bool,
-    entered_by_seat: int | None,
-    by: User | None,
-) -> Hand:
-    """The hand's row as both paths write it (unsaved)."""
+def _bring_up_to_date(seen: Game, written: Game) -> None:
+    """``seen`` takes the columns of the row as written under the lock."""
+    for field in Game._meta.concrete_fields:
+        setattr(seen, field.attname, getattr(written, field.attname))
+
+
+def _new_hand(game: Game, *, entry: HandEntry, result: Any, digest: str, details: _Details) -> Hand:
+    """The hand's row (unsaved)."""
+    by = details.by
     return Hand(
         game=game,
-        client_id=client_id,
+        client_id=details.client_id,
         request_digest=digest,
-        status=HandStatus.PENDING if pending else HandStatus.CONFIRMED,
-        entered_by_seat=entered_by_seat,
+        status=HandStatus.PENDING if details.pending else HandStatus.CONFIRMED,
+        entered_by_seat=details.entered_by_seat,
         recorded_by=by if getattr(by, "is_authenticated", False) else None,
         **entry_fields(entry),
         **result_fields(result),
@@ -327,8 +290,9 @@ def hand_correct(
     if target is None:
         raise NotFound(N_("Game %(id)s has no hand %(number)s.", id=game.id, number=number))
     before = hand_to_entry(target)
-    if entry.completed_at is None:
-        entry = dataclasses.replace(entry, completed_at=before.completed_at)
+    # When the hand was played was the server's to decide when it was recorded, not the
+    # correction's (docs/rules.md, "When a hand was played").
+    entry = dataclasses.replace(entry, completed_at=before.completed_at)
     entries = [entry if h.number == number else hand_to_entry(h) for h in hands]
     try:
         state = replay_entries(game, entries)

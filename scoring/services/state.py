@@ -116,35 +116,33 @@ def guard_result_change(game: Game, state: GameState) -> None:
     game_result_changing.send(sender=Game, game_id=game.id, over=state.over, winner=winner)
 
 
-def save_state(game: Game, state: GameState, *, extra_fields: Iterable[str] = ()) -> None:
-    was_finished = game.status == GameStatus.FINISHED
-    for name, value in state_fields(state).items():
-        setattr(game, name, value)
-    if state.over and not was_finished:
-        game.ended_at = timezone.now()
-    if not state.over:
-        game.ended_at = None
-    game.version += 1
-    game.save()
-    _announce(game.id, was_finished=was_finished, over=state.over)
-
-
-def kept_fields(game: Game, state: GameState, *, now: datetime) -> dict[str, Any]:
-    """The columns ``save_state`` writes, for a row read without a lock and written only if it
-    is still the version that was read (``kept_write.write_kept_hand``)."""
+def game_fields(game: Game, state: GameState, *, now: datetime) -> dict[str, Any]:
+    """The columns of ``game``'s row that a write of ``state`` sets: the derived state, when
+    it ended, the clock's call, the version and the time of the change."""
     fields = state_fields(state)
     fields["ended_at"] = (game.ended_at or now) if state.over else None
+    fields["time_called_at"] = game.time_called_at
     fields["version"] = game.version + 1
     fields["updated_at"] = now
     return fields
 
 
-def announce_saved(game: Game, state: GameState) -> None:
-    """What ``save_state`` says after the commit, for a state written by other means."""
-    _announce(game.id, was_finished=game.status == GameStatus.FINISHED, over=state.over)
+def update_if_version(game: Game, fields: dict[str, Any]) -> bool:
+    """Writes ``fields`` to ``game``'s row if it is still at ``game.version`` (the version
+    read): False, with nothing written, if another write moved it on meanwhile."""
+    return Game.objects.filter(id=game.id, version=game.version).update(**fields) == 1
 
 
-def _announce(game_id: int, *, was_finished: bool, over: bool) -> None:
+def save_state(game: Game, state: GameState) -> None:
+    """Saves ``game`` (locked by the caller) at ``state``, with any other change made to it."""
+    was_finished = game.status == GameStatus.FINISHED
+    for name, value in game_fields(game, state, now=timezone.now()).items():
+        setattr(game, name, value)
+    game.save()
+    announce(game.id, was_finished=was_finished, over=state.over)
+
+
+def announce(game_id: int, *, was_finished: bool, over: bool) -> None:
     """After the commit: the game changed (and finished). A change to a game in progress
     before and after it moves no result anywhere (``outcome_may_change`` False), so that the
     listeners need not look (the public pages' version moved with the row itself)."""
@@ -159,12 +157,7 @@ def _announce(game_id: int, *, was_finished: bool, over: bool) -> None:
         transaction.on_commit(partial(game_finished.send, sender=Game, game_id=game_id))
 
 
-def audit(game: Game, action: str, **details: Any) -> None:
-    """Saves the game's history line for a change (``change_line``'s details)."""
-    change_line(game, action, **details).save(force_insert=True)
-
-
-def change_line(
+def audit(
     game: Game,
     action: str,
     *,
@@ -175,8 +168,8 @@ def change_line(
     after: HandEntry | None = None,
     reason: str = "",
 ) -> GameChange:
-    """The game's history line for a change, not yet saved."""
-    return GameChange(
+    """Saves the game's history line for a change."""
+    line = GameChange(
         game=game,
         action=action,
         by=by if getattr(by, "is_authenticated", False) else None,
@@ -186,3 +179,5 @@ def change_line(
         after=entry_as_json(after) if after else None,
         reason=clean_reason(reason),
     )
+    line.save(force_insert=True)
+    return line

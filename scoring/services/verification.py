@@ -27,6 +27,7 @@ from ..errors import HandNotAccepted
 from ..models import Game, GameChange, Hand
 from ..rules import GameState, HandEntry, HandRefused, Seat, call_time
 from ..rules import Team as Side
+from .hand_time import hand_played_at
 from .hands import Recorded, apply_hand_checked, hand_record
 from .state import audit, call_time_if_due, current_state, lock_game, save_state
 
@@ -85,8 +86,9 @@ def hand_preview(*, game: Game, entry: HandEntry) -> tuple[GameState, GameState]
     shows before the scorekeeper confirms. Past the deadline the hand is judged with time
     called, as recording it would. Raises ``HandNotAccepted`` (in the request's language)."""
     now = timezone.now()
-    if entry.completed_at is None or entry.completed_at > now:
-        entry = dataclasses.replace(entry, completed_at=now)
+    entry = dataclasses.replace(
+        entry, completed_at=hand_played_at(game=game, said=entry.completed_at, now=now)
+    )
     before = current_state(game)
     deadline = game.deadline
     if (

@@ -17,14 +17,14 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
-from django.db import connection, transaction
+from django.db import connection
 from rest_framework.test import APIClient
 
 from kaiser_club.roles import Role
 from scoring import services
 from scoring.errors import StaleGame
 from scoring.models import Game, Hand
-from scoring.services import kept_write, state
+from scoring.services import state
 from tests.conftest import IN_CI
 from tests.factories import member, start_game
 from tests.scoring.hands import EW, NS, E, N, hand_json, played
@@ -50,7 +50,7 @@ class Race:
         self.barrier = threading.Barrier(2, timeout=20)
         self.locked_at: dict[str, float] = {}
         met: set[str] = set()
-        real_lock, real_write = state.lock_game, kept_write.write_kept_hand
+        real_lock, real_write = state.lock_game, state.update_if_version
 
         def meet() -> None:
             # Each thread waits once, at the first write it reaches: the lock of the replaying
@@ -70,17 +70,19 @@ class Race:
 
         def write_at_the_barrier(game: Game, *args: Any) -> bool:
             meet()
-            # The one statement commits at once; a transaction around it holds the row lock
-            # while the other thread's statement waits for it.
-            with transaction.atomic():
+            # The conditional update holds the row lock until its transaction ends, while the
+            # other thread's update or lock waits for it.
+            if lock:
                 written = real_write(game, *args)
-                if written:
-                    self.locked_at.setdefault(threading.current_thread().name, time.monotonic())
-                    time.sleep(HOLD)
+            else:  # the control: the version read is not checked either
+                written = Game.objects.filter(id=game.id).update(**args[0]) == 1
+            if written:
+                self.locked_at.setdefault(threading.current_thread().name, time.monotonic())
+                time.sleep(HOLD)
             return written
 
         monkeypatch.setattr("scoring.services.hands.lock_game", lock_at_the_barrier)
-        monkeypatch.setattr("scoring.services.hands.write_kept_hand", write_at_the_barrier)
+        monkeypatch.setattr("scoring.services.hands.update_if_version", write_at_the_barrier)
 
     def run(self, **calls: Callable[[], Any]) -> dict[str, Any]:
         outcomes: dict[str, Any] = {}
@@ -188,8 +190,9 @@ def test_the_row_lock_decides_without_the_unique_constraint(
 def test_control_without_the_lock_and_the_constraint_the_race_is_lost(
     monkeypatch: pytest.MonkeyPatch, without_number_constraint: None
 ) -> None:
-    """Shows the two tests above can fail: with a plain read instead of the row lock, both
-    devices see an empty game and both write hand 1."""
+    """Shows the two tests above can fail: with a plain read instead of the row lock and a
+    write that does not check the version read, both devices see an empty game and both
+    write hand 1."""
     game = start_game()
     race = Race(monkeypatch, lock=False)
     outcomes = race.run(

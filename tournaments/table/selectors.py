@@ -155,15 +155,10 @@ def table_now(*, table: Table) -> TableNow:
 def table_after_hand(*, now: TableNow, recorded: Recorded) -> TableNow:
     """The table once a hand is recorded on the game ``now`` holds: its hands read again, the
     rest known already (the hand just entered is the last change, so it may be taken back; it
-    is the pending hand if it waits). Anything less plain (a retry, a game that ended, a row
-    read again under the lock) reads the table again (``table_now``)."""
+    is the pending hand if it waits). Anything less plain (a retry, a game that ended) reads
+    the table again (``table_now``)."""
     game = now.game
-    if (
-        game is None
-        or recorded.game is not game
-        or not recorded.created
-        or game.status != GameStatus.IN_PROGRESS
-    ):
+    if game is None or not recorded.created or recorded.game.status != GameStatus.IN_PROGRESS:
         return table_now(table=now.table)
     now.hands = list(Hand.objects.filter(game=game).order_by("number"))
     now.pending = recorded.hand if recorded.hand.status == HandStatus.PENDING else None

@@ -10,7 +10,6 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from django.db import connection
 from rest_framework.test import APIClient
 
 from kaiser_club.models import Club, Membership
@@ -25,9 +24,9 @@ pytestmark = pytest.mark.django_db
 # Measured on PostgreSQL. Every write pays 3 to find the game and check the role, and the
 # transaction's savepoint and release (the test runs inside a transaction).
 # The game with the role and its event (one read), savepoint 2, then the hand applied to the
-# state the row keeps: update game, insert hand, insert change, in one statement on PostgreSQL
-# (scoring/services/kept_write.py). A signed-in session adds its own 2 (test_hand_queries.py).
-RECORD_A_HAND = 4 if connection.vendor == "postgresql" else 6
+# state the row keeps: update game, insert hand, insert change (scoring/services/hands.py). A
+# signed-in session adds its own 2 (test_hand_queries.py).
+RECORD_A_HAND = 6
 UNDO_A_HAND = 15  # access 2, savepoint 2, lock 1, event 1, role 1, the last change 1, ...
 CORRECT_A_HAND = 13  # the later hands' new scores are one bulk UPDATE
 READ_A_GAME = 2  # the game with its teams, seats and my role in its club; its hands
