@@ -8,15 +8,10 @@ otherwise receives nothing: so the socket is looked at first (a poll that does n
 ``SELECT 1`` is run only when something has arrived. A connection psycopg already knows to be
 closed or broken is unusable as before.
 
-It also lets psycopg keep the conversion of the project's longer statements. Before sending a
-statement psycopg turns its ``%s`` placeholders into ``$1, $2, …`` (a regular expression over
-the whole text), and keeps the result only for statements of at most 50 values and 4 KiB, so
-as not to fill its cache with ORM-made bulk inserts of every length. The hand's write
-(scoring/services/kept_write.py: the game, the hand and its history line, 58 values) was
-converted afresh at every hand: ~0.24 ms, a sixth of the request's Python. The limits are
-raised to what the project's own statements need; a bulk insert past them is still not kept.
-tests/kaiser_club/test_db_engine.py holds the write within them, and fails if psycopg stops
-reading these names.
+Public ground only: Django's documented way to change a backend (subclass the built-in one,
+name the package in ``ENGINE``), the backend's ``is_usable`` that Django's health check calls,
+and psycopg's documented ``Connection.closed``, ``.broken`` and ``.fileno()``. Statements are
+handled by psycopg as it handles them by default.
 """
 
 from __future__ import annotations
@@ -24,24 +19,6 @@ from __future__ import annotations
 import select
 
 from django.db.backends.postgresql import base
-from psycopg import _queries
-
-# The hand's write has 58 values and ~2.8 KiB of text; room for the models to grow.
-CONVERSION_KEPT_UP_TO_VALUES = 120
-CONVERSION_KEPT_UP_TO_BYTES = 8192
-
-
-def keep_longer_conversions() -> None:
-    """Raises psycopg's limits for keeping a statement's conversion (never lowers them)."""
-    _queries.MAX_CACHED_STATEMENT_PARAMS = max(
-        _queries.MAX_CACHED_STATEMENT_PARAMS, CONVERSION_KEPT_UP_TO_VALUES
-    )
-    _queries.MAX_CACHED_STATEMENT_LENGTH = max(
-        _queries.MAX_CACHED_STATEMENT_LENGTH, CONVERSION_KEPT_UP_TO_BYTES
-    )
-
-
-keep_longer_conversions()
 
 
 def _quiet(fileno: int) -> bool:
