@@ -56,8 +56,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
-    # django-csp's, the header built once, not per response (kaiser_club/content_policy.py).
-    "kaiser_club.content_policy.CSPMiddleware",
+    "csp.middleware.CSPMiddleware",
     "axes.middleware.AxesMiddleware",
     # Last, so a database outage in a view becomes a 503 a client can retry (not a 500).
     "kaiser_club.middleware.DatabaseUnavailableMiddleware",
