@@ -51,8 +51,7 @@ MIDDLEWARE = [
     "kaiser_club.request_limits.RequestLimitsMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
-    # Django's, reading a signed-in user's row with one statement (kaiser_club/signed_in.py).
-    "kaiser_club.signed_in.AuthenticationMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
@@ -217,7 +216,7 @@ if REDIS_URL:
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 
-# Sessions in the database, read with their user in one statement (kaiser_club/sessions.py).
+# Sessions in the database, read with one statement written once (kaiser_club/sessions.py).
 SESSION_ENGINE = "kaiser_club.sessions"
 
 LOGGING = {
