@@ -7,8 +7,6 @@ from typing import Any
 
 from rest_framework import serializers
 
-from kaiser_club.api.input_fields import FieldsBoundOnce
-from kaiser_club.api.representation import BoundOnce
 from kaiser_club.models import Club, Player
 from kaiser_club.request_limits import LARGEST_ID
 from kaiser_club.sentences import N_
@@ -28,13 +26,13 @@ from ..rules import Team as Side
 HAND_NUMBER_MAX = 32767  # Hand.number is a PositiveSmallIntegerField
 
 
-class PlayerRefSerializer(BoundOnce, serializers.ModelSerializer[Player]):
+class PlayerRefSerializer(serializers.ModelSerializer[Player]):
     class Meta:
         model = Player
         fields = ["id", "name"]
 
 
-class TeamSerializer(BoundOnce, serializers.ModelSerializer[Team]):
+class TeamSerializer(serializers.ModelSerializer[Team]):
     player_one = PlayerRefSerializer(read_only=True)
     player_two = PlayerRefSerializer(read_only=True)
     player_one_id = serializers.PrimaryKeyRelatedField(
@@ -62,7 +60,7 @@ class TeamSerializer(BoundOnce, serializers.ModelSerializer[Team]):
         return attrs
 
 
-class HandEntrySerializer(FieldsBoundOnce, serializers.Serializer[HandEntry]):
+class HandEntrySerializer(serializers.Serializer[HandEntry]):
     """What a scorekeeper enters for one hand."""
 
     kind = serializers.ChoiceField(choices=HandKindChoice.choices, default=HandKind.PLAYED.value)
@@ -156,7 +154,7 @@ class HandUndoSerializer(serializers.Serializer[dict[str, Any]]):
     )
 
 
-class HandSerializer(BoundOnce, serializers.ModelSerializer[Hand]):
+class HandSerializer(serializers.ModelSerializer[Hand]):
     class Meta:
         model = Hand
         fields = [
@@ -187,7 +185,7 @@ class HandSerializer(BoundOnce, serializers.ModelSerializer[Hand]):
         ]
 
 
-class GameSerializer(BoundOnce, serializers.ModelSerializer[Game]):
+class GameSerializer(serializers.ModelSerializer[Game]):
     ns_team = TeamSerializer(read_only=True)
     ew_team = TeamSerializer(read_only=True)
     seats = serializers.SerializerMethodField()
@@ -285,7 +283,7 @@ class GameChangeSerializer(serializers.ModelSerializer[GameChange]):
         return change.by.get_username() if change.by else change.by_label
 
 
-class RecordedSerializer(BoundOnce, serializers.Serializer[Any]):
+class RecordedSerializer(serializers.Serializer[Any]):
     hand = HandSerializer()
     game = GameSerializer()
 
