@@ -8,7 +8,9 @@ gives everywhere, so a client (and schemathesis) finds each real answer in the s
 - 415 when it takes a body (DRF refuses a content type it does not parse);
 - 503 everywhere: the database is briefly away (kaiser_club.middleware).
 
-An operation that documents one of these codes itself keeps its own description.
+An operation that documents one of these codes itself keeps its own description. They are
+added to what drf-spectacular's ``AutoSchema.get_operation`` answers (the method DRF's own
+schema inspectors are extended by), reading only the operation it built.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from __future__ import annotations
 from typing import Any
 
 from drf_spectacular.openapi import AutoSchema
+from drf_spectacular.plumbing import ComponentRegistry
 from rest_framework.permissions import AllowAny
 
 from kaiser_club.middleware import UNAVAILABLE_MESSAGE
@@ -42,24 +45,32 @@ def _answer(description: str, body: dict[str, Any]) -> dict[str, Any]:
 
 
 class KaiserAutoSchema(AutoSchema):
-    def _get_response_bodies(self, direction: Any = "response") -> Any:
-        responses = super()._get_response_bodies(direction)
-        if direction != "response":
-            return responses
-        for code, answer in self._common_errors().items():
+    def get_operation(
+        self,
+        path: str,
+        path_regex: str,
+        path_prefix: str,
+        method: str,
+        registry: ComponentRegistry,
+    ) -> dict[str, Any] | None:
+        operation = super().get_operation(path, path_regex, path_prefix, method, registry)
+        if operation is None:  # excluded from the schema
+            return None
+        responses = operation.setdefault("responses", {})
+        for code, answer in self.common_errors(operation).items():
             responses.setdefault(code, answer)
-        return responses
+        return operation
 
-    def _common_errors(self) -> dict[str, dict[str, Any]]:
+    def common_errors(self, operation: dict[str, Any]) -> dict[str, dict[str, Any]]:
         errors: dict[str, dict[str, Any]] = {}
         takes_body = self.method in BODY_METHODS
-        has_query = any(p.get("in") == "query" for p in self._get_parameters())
+        has_query = any(p.get("in") == "query" for p in operation.get("parameters", ()))
         if takes_body or has_query:
             errors["400"] = _answer(
                 "The request breaks a rule or holds a malformed value; a message per field.",
                 ERROR_BODY,
             )
-        if not self._anyone_may_call():
+        if not self.anyone_may_call():
             errors["403"] = _answer("Not signed in, or your role does not allow this.", ERROR_BODY)
         if "{" in self.path:
             errors["404"] = _answer("No such object, or not one you can see.", ERROR_BODY)
@@ -68,6 +79,6 @@ class KaiserAutoSchema(AutoSchema):
         errors["503"] = _answer(UNAVAILABLE_MESSAGE, UNAVAILABLE_BODY)
         return errors
 
-    def _anyone_may_call(self) -> bool:
+    def anyone_may_call(self) -> bool:
         permissions = self.view.get_permissions()
         return bool(permissions) and all(isinstance(p, AllowAny) for p in permissions)
