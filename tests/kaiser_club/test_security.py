@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 from axes.utils import reset
+from django.contrib.auth import SESSION_KEY
 from django.test import Client
 
 from tests.factories import UserFactory
@@ -31,7 +32,7 @@ def test_repeated_wrong_passwords_lock_the_account_out(axes_on: None) -> None:
     assert [sign_in(client, "wrong") for _ in range(2)] == [200, 200]  # the form again
     assert sign_in(client, "wrong") == 429  # the third failure locks
     assert sign_in(client, "pw-for-tests") == 429  # even the right password, for a while
-    assert "_auth_user_id" not in client.session
+    assert SESSION_KEY not in client.session
 
 
 def test_the_right_password_signs_in_before_the_limit(axes_on: None) -> None:
@@ -39,7 +40,7 @@ def test_the_right_password_signs_in_before_the_limit(axes_on: None) -> None:
     client = Client()
     assert sign_in(client, "wrong") == 200
     assert sign_in(client, "pw-for-tests") == 302
-    assert "_auth_user_id" in client.session
+    assert SESSION_KEY in client.session
 
 
 def test_a_form_posted_without_its_csrf_token_is_refused() -> None:

@@ -231,10 +231,7 @@ INPUTS = {name: cls for name, cls in CLASSES.items() if name not in OUTPUTS}
 def _fields(cls: type) -> dict[str, Any]:
     if issubclass(cls, forms.BaseForm):
         return dict(cls.base_fields)  # type: ignore[attr-defined]
-    try:
-        instance: Any = cls()
-    except TypeError:  # needs arguments: its declared fields
-        return dict(getattr(cls, "_declared_fields", {}))
+    instance: Any = cls()
     return {n: f for n, f in instance.fields.items() if not getattr(f, "read_only", False)}
 
 
