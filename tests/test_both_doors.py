@@ -36,7 +36,7 @@ from kaiser_club.actors import Actor
 from kaiser_club.models import Club, Membership, Player
 from kaiser_club.roles import Role
 from scoring import services as scoring
-from scoring.models import Game, Hand, Team
+from scoring.models import Game, GameChange, Hand, Team
 from scoring.rules import Team as Side
 from tests.factories import member
 from tests.scoring.hands import EW, NS, E, N, make_club, played
@@ -68,6 +68,10 @@ UNDO_NOT_LAST = (
 CARRIED_FORWARD = (
     "This game is over and its result has been carried forward: only the organiser can change "
     "it now."
+)
+REOPEN_REASON = (
+    "Say why this finished game is reopened: the reason is kept in its history, and its result "
+    "leaves the ratings and standings until it ends again."
 )
 NOT_KNOWN = (
     "Player {b_player} is not a member or a known visitor of {club}: choose one of its "
@@ -281,6 +285,10 @@ def _table_hand(scene: Scene, client: Client, objects: dict[str, Any]) -> Any:
     )
 
 
+def _reason(objects: dict[str, Any]) -> dict[str, str]:
+    return {"reason": objects["reason"]} if "reason" in objects else {}
+
+
 def _last_hand(scene: Scene) -> Hand:
     hand = Hand.with_pending.filter(game_id=scene.game.id).order_by("-number").first()
     assert hand is not None
@@ -288,13 +296,18 @@ def _last_hand(scene: Scene) -> Hand:
 
 
 def _api_undo(scene: Scene, client: Client, objects: dict[str, Any]) -> Any:
-    number = _last_hand(scene).number
-    return client.post(f"/api/games/{scene.game.id}/undo/", {"number": number}, format="json")
+    body = {"number": _last_hand(scene).number, **_reason(objects)}
+    return client.post(f"/api/games/{scene.game.id}/undo/", body, format="json")
 
 
 def _table_undo(scene: Scene, client: Client, objects: dict[str, Any]) -> Any:
     hand = _last_hand(scene)
-    body = {"game_id": scene.game.id, "number": hand.number, "client_id": str(hand.client_id)}
+    body = {
+        "game_id": scene.game.id,
+        "number": hand.number,
+        "client_id": str(hand.client_id),
+        **_reason(objects),
+    }
     return client.post(f"/table/{scene.setup.table.id}/undo", body, content_type="application/json")
 
 
@@ -426,6 +439,8 @@ def _taken_back(before: int) -> Callable[[Scene, dict[str, Any]], None]:
 def _reopened(scene: Scene, objects: dict[str, Any]) -> None:
     game = scene.game
     assert (game.status, game.hand_count) == ("in_progress", 2)
+    undo = GameChange.objects.filter(game=game, action="undo").latest("id")
+    assert (undo.by, undo.reason) == (scene.users["organiser"], objects["reason"])
 
 
 def _entered(records: str) -> Callable[[Scene, dict[str, Any]], None]:
@@ -585,10 +600,21 @@ CASES: list[Case] = [
         Case(
             f"undo at a finished game carried forward, {where}, by organiser",
             "organiser",
+            {"game": "finished, round 2 drawn", "reason": "Hand 3 was mistyped"},
+            finished_scene(kind),
+            UNDO,
+            Allowed("the organiser reopens the game, saying why", _reopened),
+        )
+        for kind, where in ((TOURNAMENT, "tournament"), (NIGHT, "club night"))
+    ],
+    *[
+        Case(
+            f"undo at a finished game carried forward, {where}, by organiser, no reason",
+            "organiser",
             {"game": "finished, round 2 drawn"},
             finished_scene(kind),
             UNDO,
-            Allowed("the organiser reopens the game", _reopened),
+            Refused(400, REOPEN_REASON),
         )
         for kind, where in ((TOURNAMENT, "tournament"), (NIGHT, "club night"))
     ],

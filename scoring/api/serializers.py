@@ -152,6 +152,12 @@ class HandUndoSerializer(serializers.Serializer[dict[str, Any]]):
         max_value=HAND_NUMBER_MAX,
         help_text="The hand the client means to undo (the last).",
     )
+    reason = serializers.CharField(
+        required=False,
+        allow_blank=True,
+        max_length=300,
+        help_text="Why a finished game is reopened (an organiser's, kept in its history).",
+    )
 
 
 class HandSerializer(serializers.ModelSerializer[Hand]):

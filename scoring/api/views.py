@@ -207,6 +207,7 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gen
                 actor=Actor.of(request.user),
                 game_id=game.id,
                 number=incoming.validated_data.get("number"),
+                reason=incoming.validated_data.get("reason", ""),
             ),
             game.id,
         )

@@ -239,7 +239,9 @@ def hand_undo_last(
     return undo_last_hand(lock_game(game_id), number=number, by=by, by_label=by_label)
 
 
-def undo_last_hand(game: Game, *, number: int | None, by: User | None, by_label: str) -> Game:
+def undo_last_hand(
+    game: Game, *, number: int | None, by: User | None, by_label: str, reason: str = ""
+) -> Game:
     """``hand_undo_last`` on a game whose row the caller has locked."""
     last = Hand.with_pending.filter(game=game).order_by("-number").first()
     if last is None:
@@ -260,7 +262,15 @@ def undo_last_hand(game: Game, *, number: int | None, by: User | None, by_label:
     last.delete()
     state = current_state(game)
     guard_result_change(game, state)
-    audit(game, HandAction.UNDO, by=by, by_label=by_label, hand_number=last.number, before=entry)
+    audit(
+        game,
+        HandAction.UNDO,
+        by=by,
+        by_label=by_label,
+        hand_number=last.number,
+        before=entry,
+        reason=reason,
+    )
     save_state(game, state)
     return game
 

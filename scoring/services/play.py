@@ -16,14 +16,12 @@ from kaiser_club.text import clean_text
 
 from ..choices import HandAction
 from ..gates import Step, rule_for
-from ..models import Game, GameChange, Hand
+from ..models import Game, Hand
 from ..rules import HandEntry, Seat
 from .hands import Recorded, hand_correct, undo_last_hand
+from .reopening import last_hand_change, reopening_reason
 from .state import lock_game
 from .verification import hand_confirm, hand_discard, hand_enter
-
-# The changes that make or unmake a hand: what "the last thing done at this game" means.
-HAND_CHANGES = (HandAction.RECORD, HandAction.UNDO, HandAction.CORRECT, HandAction.DISCARD)
 
 
 def hand_submit(
@@ -80,21 +78,20 @@ def last_hand_may_be_taken_back(*, game: Game) -> bool:
     once, right after entering it, never the one before (that is the organiser's correction).
     The latest record, undo, correction or discard says it: a record of hand n means hand n
     is still there and nothing came after it."""
-    change = (
-        GameChange.objects.filter(game=game, action__in=HAND_CHANGES)
-        .order_by("-at", "-id")
-        .values_list("action", flat=True)
-        .first()
-    )
-    return change == HandAction.RECORD
+    change = last_hand_change(game=game)
+    return change is not None and change.action == HandAction.RECORD
 
 
 @transaction.atomic
-def hand_take_back(*, actor: Actor, game_id: int, number: int | None = None) -> Game:
+def hand_take_back(
+    *, actor: Actor, game_id: int, number: int | None = None, reason: str = ""
+) -> Game:
     """Undoes the last hand. An organiser may undo the last hand of a game still open to
-    change; anyone else only the hand just entered, once."""
+    change; anyone else only the hand just entered, once. Taking back the last hand of a
+    finished game reopens it, under one rule for every game (``reopening``)."""
     game = lock_game(game_id)
     ruling = rule_for(game=game, actor=actor, step=Step.UNDO)
+    reason = reopening_reason(game=game, actor=actor, director=ruling.director, reason=reason)
     if (
         not ruling.director
         and not last_hand_may_be_taken_back(game=game)
@@ -107,7 +104,7 @@ def hand_take_back(*, actor: Actor, game_id: int, number: int | None = None) -> 
             ),
             code="undo_not_last",
         )
-    return undo_last_hand(game, number=number, by=actor.by, by_label=actor.label)
+    return undo_last_hand(game, number=number, by=actor.by, by_label=actor.label, reason=reason)
 
 
 def hand_fix(

@@ -17,6 +17,7 @@ from scoring.choices import GameStatus, HandStatus
 from scoring.models import Game, Hand
 from scoring.services import Recorded
 from scoring.services.play import last_hand_may_be_taken_back
+from scoring.services.reopening import still_reopenable_by_its_table
 from scoring.services.verification import acknowledged_by_game, pending_hand
 from tournaments.choices import RoundStatus
 from tournaments.game_gate import remember_pairing, table_moved_on
@@ -147,7 +148,8 @@ def table_now(*, table: Table) -> TableNow:
     now.pending = pending_hand(game_id=game.id) if not now.finished else None
     if now.hands:
         now.take_back_open = last_hand_may_be_taken_back(game=game) and not (
-            now.finished and table_moved_on(pairing)
+            now.finished
+            and (table_moved_on(pairing) or not still_reopenable_by_its_table(game=game))
         )
     return now
 

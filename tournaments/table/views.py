@@ -417,7 +417,12 @@ def undo(
     if not Hand.with_pending.filter(game=game, client_id=client_id).exists():
         # a retry: that hand is gone already
         return _answer(request, table_now(table=table), undone=False)
-    play.hand_take_back(actor=_actor(request, table, access), game_id=game.id, number=number)
+    play.hand_take_back(
+        actor=_actor(request, table, access),
+        game_id=game.id,
+        number=number,
+        reason=str(data.get("reason", "")),
+    )
     return _answer(request, table_now(table=table), undone=True)
 
 
