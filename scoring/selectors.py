@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from django.db.models import OuterRef, Prefetch, QuerySet, Subquery
+from django.db.models import OuterRef, Prefetch, QuerySet, Subquery, prefetch_related_objects
 
 from kaiser_club.actors import Actor
-from kaiser_club.compiled import CompiledRead
 from kaiser_club.models import Membership
 from kaiser_club.request_limits import LARGEST_ID
 from kaiser_club.roles import Role
@@ -57,7 +56,7 @@ def seats_from_teams(game: Game) -> Game:
     for seat in SEATS:
         player = players.get(getattr(game, f"{seat}_id"))
         if player is not None:
-            Game._meta.get_field(seat).set_cached_value(game, player)  # type: ignore[union-attr]
+            setattr(game, seat, player)  # the same id: the seat's relation is read with it
     return game
 
 
@@ -76,12 +75,12 @@ def game_for_actor(*, actor: Actor, game_id: int) -> Game | None:
     if not user.is_authenticated or not 0 < game_id <= LARGEST_ID:
         return None  # beyond any id a row can have (and the column's range): no game
     if getattr(user, "is_staff", False):
-        game = _READ_AS_STAFF.first(game_id)
+        game = _game_read(game_id).first()
         if game is not None:
             actor.remember_role(game.club_id, Role.CLUB_ADMIN)
             seats_from_teams(game)
         return game
-    game = _READ_AS_MEMBER.first(user.pk, game_id)
+    game = _game_read_as_member(user.pk, game_id).first()
     if game is not None:
         actor.remember_role(game.club_id, Role(game.actor_role))  # type: ignore[attr-defined]
         seats_from_teams(game)
@@ -111,33 +110,14 @@ def _game_read_as_member(user_id: int, game_id: int) -> QuerySet[Game]:
     )
 
 
-# The same query at every hand but for its ids: compiled once per process.
-_READ_AS_STAFF = CompiledRead(_game_read)
-_READ_AS_MEMBER = CompiledRead(_game_read_as_member)
-
-
-def _hands_of(game_id: int) -> QuerySet[Hand]:
-    return Hand.objects.filter(game_id=game_id).order_by("number")
-
-
-_HANDS = CompiledRead(_hands_of)
-
-
 def game_with_hands_for(*, actor: Actor, game_id: int) -> Game | None:
     """The game if the actor may see it (``game_for_actor``: one query, the role remembered)
     and its hands in order (one more), as ``game.hands.all()``: what the game's page and the
-    API's answer for a game show. Both reads are compiled once per process."""
+    API's answer for a game show."""
     game = game_for_actor(actor=actor, game_id=game_id)
     if game is None:
         return None
-    hands = _HANDS.all(game.id)
-    for hand in hands:
-        Hand.game.field.set_cached_value(hand, game)
-    # Where Django's prefetch_related leaves a prefetched relation.
-    kept = game.hands.get_queryset()
-    kept._result_cache = hands
-    kept._prefetch_done = True  # type: ignore[attr-defined]
-    game._prefetched_objects_cache = {"hands": kept}  # type: ignore[attr-defined]
+    prefetch_related_objects([game], Prefetch("hands", queryset=Hand.objects.order_by("number")))
     return game
 
 

@@ -13,9 +13,10 @@ from django.test import Client
 from kaiser_club.actors import Actor
 from kaiser_club.roles import Role
 from scoring.api.serializers import GameDetailSerializer
-from scoring.selectors import game_with_hands, game_with_hands_for
+from scoring.selectors import game_for_actor, game_with_hands, game_with_hands_for
 from tests.factories import UserFactory, member, start_game
 from tests.scoring.hands import make_club, record_fillers
+from tests.table.helpers import make_table
 
 pytestmark = pytest.mark.django_db
 
@@ -92,3 +93,20 @@ def test_the_page_shows_the_history_to_those_who_manage_the_game_only() -> None:
         assert page.status_code == 200
         shown[role] = page.context["history"] is not None
     assert shown == {Role.PLAYER: False, Role.SCOREKEEPER: False, Role.ORGANISER: True}
+
+
+def test_the_hand_s_read_remembers_the_role_and_seats(django_assert_num_queries: Any) -> None:
+    setup = make_table()
+    keeper = member(setup.event.club, Role.ORGANISER)
+    actor = Actor.of(keeper)
+    with django_assert_num_queries(1):
+        game = game_for_actor(actor=actor, game_id=setup.game.id)
+        assert game is not None and game.id == setup.game.id
+        assert actor.role_in(game.club_id) == Role.ORGANISER
+        seats = {seat: p.id for seat, p in game.seat_players().items()}
+    assert seats == {
+        0: setup.game.north_id,
+        1: setup.game.east_id,
+        2: setup.game.south_id,
+        3: setup.game.west_id,
+    }
