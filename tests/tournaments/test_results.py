@@ -173,7 +173,10 @@ def test_correcting_a_game_whose_winner_played_on_is_refused_naming_the_later_ga
 def test_a_correction_that_keeps_the_winner_is_allowed():
     _event, w11 = _bracket_with_next_game_started()
     entry = winning_hand(Team.NS)
-    scoring.hand_correct(game_id=w11.game_id, number=1, entry=entry, reason="time typo")
+    game = scoring.hand_correct(game_id=w11.game_id, number=1, entry=entry, reason="time typo")
+    assert (game.status, game.winner) == ("finished", "ns")
+    corrected = game.changes.get(action="correct")
+    assert (corrected.hand_number, corrected.reason) == (1, "time typo")
 
 
 def test_undo_of_a_finished_game_whose_winner_played_on_is_refused():
