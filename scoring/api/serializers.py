@@ -7,6 +7,7 @@ from typing import Any
 
 from rest_framework import serializers
 
+from kaiser_club.api.made_once import MadeOnce
 from kaiser_club.models import Club, Player
 from kaiser_club.request_limits import LARGEST_ID
 from kaiser_club.sentences import N_
@@ -292,6 +293,10 @@ class GameChangeSerializer(serializers.ModelSerializer[GameChange]):
 class RecordedSerializer(serializers.Serializer[Any]):
     hand = HandSerializer()
     game = GameSerializer()
+
+
+# The hand's answer, by one RecordedSerializer made once (kaiser_club/api/made_once.py).
+RECORDED = MadeOnce(RecordedSerializer)
 
 
 class PresetSerializer(serializers.Serializer[Any]):

@@ -36,6 +36,7 @@ from ..selectors import (
     games_visible_to,
 )
 from .serializers import (
+    RECORDED,
     AddMinutesSerializer,
     ForfeitSerializer,
     GameChangeSerializer,
@@ -193,7 +194,7 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gen
             ),
             game.id,
         )
-        body = RecordedSerializer({"hand": recorded.hand, "game": recorded.game}).data
+        body = RECORDED.answer({"hand": recorded.hand, "game": recorded.game})
         return Response(body, status=201 if recorded.created else 200)
 
     @extend_schema(request=HandUndoSerializer, responses={200: GameDetailSerializer, **ERRORS})
