@@ -14,7 +14,7 @@ first moving round), so that a slower minute on the shared machine falls on all 
             UPDATE scoring_game with values the engine worked out beforehand;
   services  scoring.services.hand_record in this process as a door calls it: the game's row
             read, the hand applied to the state it keeps (update game, insert hand and history
-            line: one statement, scoring/services/kept_write.py);
+            line, through the ORM: scoring/services/hands.py);
   HTTP      POST /api/games/<id>/hands/ to gunicorn (2 workers of 4 threads, which keep the
             connection open, as deployed; production settings in hall mode), one client, one
             request at a time on one kept-alive connection (http.client: the bytes a tablet's
@@ -23,11 +23,16 @@ first moving round), so that a slower minute on the shared machine falls on all 
             earlier figures were, to show what that client library adds on its own (~0.6 ms
             a request here, measured against a WSGI app that answers "ok").
 
+A fourth way is timed in turn with them: the framework's floor, the same body POSTed on the
+same kind of connection and session to a DRF view that answers a small JSON and runs no
+statement of its own (bench/floor_urls.py, served by the same gunicorn). The HTTP hand's p50
+against it shows what the app adds to what any signed-in API write costs; goal at most 3x.
+
 Games are started before the clock runs; only the hands are timed. The bench makes its own
 database (default kaiser_bench: dropped, created and migrated at the start, dropped at the end
 unless --keep-db), starts gunicorn itself on a free port on 127.0.0.1 and stops it on exit.
 
-Queries per hand (issue 16: at most 6 at any game length): one hand recorded at hand 1 and one
+Queries per hand (at most 6 at any game length): one hand recorded at hand 1 and one
 at hand 40 of a game, by the HTTP API (Django's test client in this process, the whole request
 counted: session, user, the game with the writer's role, the writes) and by the service (the
 game's row read as a door reads it, then the hand). Goals: HTTP p50 at most 5x bare SQL's,
@@ -76,7 +81,9 @@ sys.path.insert(0, str(ROOT))
 SECRET_KEY = "bench-" + secrets.token_urlsafe(40)
 SCOREKEEPER, PASSWORD = "bench-scorekeeper", "bench-" + secrets.token_urlsafe(12)
 HANDS_PER_GAME = 15
-HTTP_GOAL, SERVICE_GOAL, QUERIES_GOAL = 5.0, 3.0, 6  # issue 16
+HTTP_GOAL, SERVICE_GOAL, QUERIES_GOAL = 5.0, 3.0, 6
+FLOOR_GOAL = 3.0  # the HTTP hand's p50 against the framework's floor
+FLOOR = "framework floor (DRF POST)"
 
 
 def parse_args() -> argparse.Namespace:
@@ -408,6 +415,28 @@ def by_http_lean(session: requests.Session, port: int) -> tuple[Callable[..., No
     return write, conn.close
 
 
+def by_floor(session: requests.Session, port: int) -> tuple[Callable[..., None], Any]:
+    """The framework's floor for the same request: the hand's body POSTed, signed in, on its
+    own kept-alive connection, to a DRF view that reads it and answers a small JSON without a
+    statement of its own (bench/floor_urls.py)."""
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    cookie = "; ".join(f"{name}={value}" for name, value in session.cookies.items())
+    headers = {**session.headers, "Cookie": cookie, "Content-Type": "application/json"}
+
+    def write(
+        game_id: int, number: int, entry: HandEntry, result: HandResult, state: GameState
+    ) -> None:
+        conn.request(
+            "POST", "/bench/floor/", body=json.dumps(hand_json(entry, number)), headers=headers
+        )
+        answer = conn.getresponse()
+        text = answer.read()
+        if answer.status != 201:
+            raise RuntimeError(f"HTTP {answer.status}: {text[:500]!r}")
+
+    return write, conn.close
+
+
 def check_scores(game: dict[str, Any], state: GameState) -> None:
     assert (game["ns_score"], game["ew_score"]) == (state.scores.ns, state.scores.ew)
 
@@ -713,6 +742,32 @@ def report(rows: list[Timings], extras: list[Timings], plans: list[PlannedGame])
         )
 
 
+def report_floor(http: Timings, floor: Timings) -> None:
+    """The HTTP hand against the framework's own floor for a signed-in DRF POST, timed in
+    turn with it on the same server: what the app adds to what any API write costs."""
+    print()
+    print(f"{'way':<28} {'requests':>8} {'p50 ms':>8} {'p95 ms':>8}")
+    print(
+        f"{floor.label:<28} {len(floor.seconds):>8,} {floor.quantile(0.5) * 1000:>8.2f} "
+        f"{floor.quantile(0.95) * 1000:>8.2f}"
+    )
+    p50 = http.quantile(0.5) / floor.quantile(0.5)
+    p95 = http.quantile(0.95) / floor.quantile(0.95)
+    verdict = "met" if p50 <= FLOOR_GOAL else "NOT met"
+    print(
+        f"{http.label + ' / framework floor':<42} p50 {p50:.1f}x  p95 {p95:.1f}x   "
+        f"goal (p50) ≤ {FLOOR_GOAL:.0f}x: {verdict}"
+    )
+    summary.add("record hands", f"{floor.label}: p50", floor.quantile(0.5) * 1000, "ms")
+    summary.add(
+        "record hands",
+        f"{http.label} / framework floor: p50",
+        p50,
+        "x",
+        f"p95 {p95:.1f}x; goal ≤ {FLOOR_GOAL:.0f}x: {verdict}",
+    )
+
+
 def report_queries(counts: list[tuple[str, int, int]]) -> None:
     print()
     print(f"{'queries per hand':<40} {'hand':>5} {'queries':>8}   goal ≤ {QUERIES_GOAL}")
@@ -774,30 +829,40 @@ def main() -> None:
     env = {**os.environ, "DATABASE_URL": gunicorn_database_url()}
     extras: list[Timings] = []
 
-    def serving(**where: Any) -> Any:  # gunicorn as measured, here or in another checkout
+    def serving(settings: dict[str, str], **where: Any) -> Any:  # here or in another checkout
         return gunicorn(
-            env, log, workers=ARGS.workers, threads=ARGS.threads, access_log=False, **where
+            {**env, **settings},
+            log,
+            workers=ARGS.workers,
+            threads=ARGS.threads,
+            access_log=False,
+            **where,
         )
 
     with contextlib.ExitStack() as stack:
-        server = stack.enter_context(serving())
+        # The settings measured, with the framework's floor served beside the app.
+        server = stack.enter_context(serving({"DJANGO_SETTINGS_MODULE": "bench.floor_settings"}))
         session = signed_in_session(cast.scorekeeper, server.url)
         lean_write, lean_close = by_http_lean(session, server.port)
+        floor_write, floor_close = by_floor(session, server.port)
+        stack.callback(floor_close)
+        http_games = start_games(cast, plans, rng)
         ways = [
             Way("bare SQL (psycopg)", start_games(cast, plans, rng), bare_write),
             Way("services.hand_record", start_games(cast, plans, rng), by_services(cast)),
-            Way("HTTP API (session)", start_games(cast, plans, rng), lean_write),
+            Way("HTTP API (session)", http_games, lean_write),
+            Way(FLOOR, http_games, floor_write),  # writes no game: the ids go unused
         ]
         if ARGS.against:
             checkout = stack.enter_context(worktree(ARGS.against))
-            earlier = stack.enter_context(serving(cwd=checkout))
+            earlier = stack.enter_context(serving({}, cwd=checkout))
             earlier_session = signed_in_session(cast.scorekeeper, earlier.url)
             earlier_write, earlier_close = by_http_lean(earlier_session, earlier.port)
             stack.callback(earlier_close)
             label = f"HTTP API at {ARGS.against}"[:28]
             ways.append(Way(label, start_games(cast, plans, rng), earlier_write))
         print(f"bare SQL, services and HTTP (gunicorn on {server.url}), in turn ...", flush=True)
-        bare, by_service, http, *against = timed_in_turn(plans, ways)
+        bare, by_service, http, floor, *against = timed_in_turn(plans, ways)
         extras.extend(against)
         bare_close()
         lean_close()
@@ -825,6 +890,7 @@ def main() -> None:
         print(f"Breakdown, {ARGS.breakdown:,} hands in this process ...", flush=True)
         found = breakdown(cast, plan_games(ARGS.breakdown, random.Random(ARGS.seed + 2)), rng)
     report([bare, by_service, http], extras, plans)
+    report_floor(http, floor)
     report_queries(counts)
     if found is not None:
         report_breakdown(found, bare)
