@@ -21,10 +21,10 @@ from kaiser_club.models import Club, Membership, Player
 from kaiser_club.roles import Role
 from kaiser_club.selectors import AnyUser, club_ids_with_role, has_role
 
-from .choices import GameStatus
 from .models import Game
 from .rating_plot import rating_plot
 from .ratings import current_ratings
+from .results import GameResult, game_results, result_related
 from .rules.rating import START
 from .selectors import GAME_RELATED
 from .stats import SEATS, partnership_stats, player_stats
@@ -43,13 +43,15 @@ def visible_player_or_refuse(request: HttpRequest, player_id: int) -> Player | H
 
 @dataclass(frozen=True)
 class GameLine:
-    """One game from the player's side of the table."""
+    """One game from the player's side of the table: its result (``scoring.results``) read
+    from the player's side."""
 
     game: Game
+    result: GameResult
     partner: Player
     opponents: tuple[Player, Player]
-    own_score: int
-    other_score: int
+    own_score: int | None
+    other_score: int | None
     won: bool | None  # None while in progress
     rating_change: float | None
     viewable: bool  # the viewer may open the score sheet
@@ -59,27 +61,35 @@ def games_of(*, player: Player) -> QuerySet[Game]:
     seated = Q()
     for seat in SEATS:
         seated |= Q(**{f"{seat}_id": player.id})
-    return Game.objects.filter(seated).select_related(*GAME_RELATED).order_by("-created_at", "-id")
+    return (
+        Game.objects.filter(seated)
+        .select_related(*GAME_RELATED, *result_related())
+        .order_by("-created_at", "-id")
+    )
 
 
 def game_line(
-    game: Game, player: Player, changes: dict[int, float], viewer_clubs: list[int] | None
+    game: Game,
+    result: GameResult,
+    player: Player,
+    changes: dict[int, float],
+    viewer_clubs: list[int] | None,
 ) -> GameLine:
     north_south = player.id in (game.north_id, game.south_id)
     if north_south:
         partner = game.south if game.north_id == player.id else game.north
-        opponents, own, other, side = (game.east, game.west), game.ns_score, game.ew_score, "ns"
+        opponents, side, other_side = (game.east, game.west), "ns", "ew"
     else:
         partner = game.west if game.east_id == player.id else game.east
-        opponents, own, other, side = (game.north, game.south), game.ew_score, game.ns_score, "ew"
-    finished = game.status == GameStatus.FINISHED
+        opponents, side, other_side = (game.north, game.south), "ew", "ns"
     return GameLine(
         game=game,
+        result=result,
         partner=partner,
         opponents=opponents,
-        own_score=own,
-        other_score=other,
-        won=(game.winner == side) if finished else None,
+        own_score=result.score_of(side),
+        other_score=result.score_of(other_side),
+        won=(result.winner == side) if result.finished else None,
         rating_change=changes.get(game.id),
         viewable=viewer_clubs is None or game.club_id in viewer_clubs,
     )
@@ -100,7 +110,9 @@ def player_detail(request: HttpRequest, player_id: int) -> HttpResponse:
     changes = {step.game_id: step.change for step in steps}
     page = Paginator(games_of(player=player), GAMES_PER_PAGE).get_page(request.GET.get("page"))
     viewer_clubs = _viewer_clubs(request.user)
-    lines = [game_line(game, player, changes, viewer_clubs) for game in page.object_list]
+    games = list(page.object_list)
+    results = game_results(games)
+    lines = [game_line(game, results[game.id], player, changes, viewer_clubs) for game in games]
     clubs = [m.club for m in Membership.objects.filter(player=player).select_related("club")]
     plot = rating_plot([(s.game_id, s.after) for s in steps], start=START) if steps else None
     return render(

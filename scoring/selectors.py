@@ -12,6 +12,7 @@ from kaiser_club.selectors import AnyUser, club_ids_with_role
 
 from .gates import gate_reads, gate_related
 from .models import Game, GameChange, Hand
+from .results import result_reads, result_related
 
 GAME_RELATED = [
     "club",
@@ -61,8 +62,9 @@ def seats_from_teams(game: Game) -> Game:
 
 
 def games_visible_to(*, user: AnyUser) -> QuerySet[Game]:
-    """Games of the clubs where the user is at least a player (every game for staff)."""
-    qs = Game.objects.select_related(*GAME_RELATED)
+    """Games of the clubs where the user is at least a player (every game for staff), with
+    what their results read (``scoring.results``)."""
+    qs = Game.objects.select_related(*GAME_RELATED, *result_related())
     club_ids = club_ids_with_role(user=user, at_least=Role.PLAYER)
     return qs if club_ids is None else qs.filter(club_id__in=club_ids)
 
@@ -89,10 +91,11 @@ def game_for_actor(*, actor: Actor, game_id: int) -> Game | None:
 
 def _game_read(game_id: int) -> QuerySet[Game]:
     # The whole game row (its kept state), its club's name, what its answer shows of its
-    # teams, and what the event's rules read: a third of the columns of the rows joined.
+    # teams, what the event's rules read and what its result reads (``scoring.results``): a
+    # third of the columns of the rows joined.
     return (
-        Game.objects.select_related(*GAME_TEAMS, *gate_related())
-        .only(*GAME_COLUMNS, "club__name", *TEAMS_SHOWN, *gate_reads())
+        Game.objects.select_related(*GAME_TEAMS, *gate_related(), *result_related())
+        .only(*GAME_COLUMNS, "club__name", *TEAMS_SHOWN, *gate_reads(), *result_reads())
         .filter(id=game_id)
         .order_by()
     )
@@ -122,15 +125,18 @@ def game_with_hands_for(*, actor: Actor, game_id: int) -> Game | None:
 
 
 def game_summary(*, game_id: int) -> Game:
-    """A game with its teams, players and seats: what GameSerializer reads, in one query."""
-    return seats_from_teams(Game.objects.select_related(*GAME_TEAMS).get(id=game_id))
+    """A game with its teams, players and seats and what its result reads: what
+    GameSerializer reads, in one query."""
+    return seats_from_teams(
+        Game.objects.select_related(*GAME_TEAMS, *result_related()).get(id=game_id)
+    )
 
 
 def game_with_hands(*, game_id: int) -> Game | None:
     """A game and its hands, whoever asks (after a write its writer was allowed to make);
     for a reader, ``game_with_hands_for``."""
     return (
-        Game.objects.select_related(*GAME_RELATED)
+        Game.objects.select_related(*GAME_RELATED, *result_related())
         .prefetch_related(Prefetch("hands", queryset=Hand.objects.order_by("number")))
         .filter(id=game_id)
         .first()

@@ -8,13 +8,16 @@ from kaiser_club.actors import Actor
 from kaiser_club.sentences import N_
 
 from .permissions import GameAction, may_on_game
+from .results import game_result, game_results
 from .selectors import game_history, game_with_hands_for, games_visible_to
 
 
 @login_required
 def game_list(request: HttpRequest) -> HttpResponse:
     games = games_visible_to(user=request.user)[:200]
-    return render(request, "scoring/game_list.html", {"games": games})
+    results = game_results(games)  # the games read once, with what their results read
+    rows = [(game, results[game.id]) for game in games]
+    return render(request, "scoring/game_list.html", {"games": games, "rows": rows})
 
 
 @login_required
@@ -31,5 +34,10 @@ def game_detail(request: HttpRequest, game_id: int) -> HttpResponse:
     return render(
         request,
         "scoring/game_detail.html",
-        {"game": game, "hands": game.hands.all(), "history": history},
+        {
+            "game": game,
+            "result": game_result(game),
+            "hands": game.hands.all(),
+            "history": history,
+        },
     )

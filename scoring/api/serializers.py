@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from kaiser_club.api.made_once import MadeOnce
@@ -14,6 +15,7 @@ from kaiser_club.sentences import N_
 
 from ..choices import (
     ContractChoice,
+    EndReasonChoice,
     HandKindChoice,
     MisdealReasonChoice,
     SeatChoice,
@@ -21,6 +23,7 @@ from ..choices import (
     TeamChoice,
 )
 from ..models import Game, GameChange, Hand, Team
+from ..results import ADJUSTED, game_result
 from ..rules import Contract, HandEntry, HandKind, MisdealReason, Seat, Suit
 from ..rules import Team as Side
 
@@ -192,11 +195,33 @@ class HandSerializer(serializers.ModelSerializer[Hand]):
         ]
 
 
+class GameResultSerializer(serializers.Serializer[Any]):
+    """A game's result as every page shows it (scoring.results): a forfeit counts 52–0 (at an
+    event, the event's forfeit score), an event's adjusted result the organiser's scores, any
+    other finished game its final scores; while it is played, its score and no winner."""
+
+    ns_score = serializers.IntegerField(allow_null=True)
+    ew_score = serializers.IntegerField(allow_null=True)
+    winner = serializers.ChoiceField(choices=TeamChoice.choices, allow_blank=True)
+    ended = serializers.ChoiceField(
+        choices=[*EndReasonChoice.choices, (ADJUSTED, "Adjusted by the organiser")],
+        allow_blank=True,
+        help_text="How the game ended; empty while it is played.",
+    )
+    text = serializers.CharField(
+        help_text="The result in a sentence, in the reader's language; empty while played."
+    )
+
+
 class GameSerializer(serializers.ModelSerializer[Game]):
     ns_team = TeamSerializer(read_only=True)
     ew_team = TeamSerializer(read_only=True)
     seats = serializers.SerializerMethodField()
     deadline = serializers.DateTimeField(read_only=True, allow_null=True)
+    result = serializers.SerializerMethodField(
+        help_text="The game's result as every page shows it: ns_score and ew_score above are "
+        "the score sheet's."
+    )
 
     class Meta:
         model = Game
@@ -222,6 +247,7 @@ class GameSerializer(serializers.ModelSerializer[Game]):
             "winner",
             "end_reason",
             "forfeited_by",
+            "result",
             "ended_at",
             "version",
             "time_limit_minutes",
@@ -236,6 +262,17 @@ class GameSerializer(serializers.ModelSerializer[Game]):
         return {
             Seat(number).name.lower(): {"id": player.id, "name": player.name}
             for number, player in game.seat_players().items()
+        }
+
+    @extend_schema_field(GameResultSerializer)
+    def get_result(self, game: Game) -> dict[str, Any]:
+        result = game_result(game)
+        return {
+            "ns_score": result.ns_score,
+            "ew_score": result.ew_score,
+            "winner": result.winner,
+            "ended": result.how,
+            "text": result.sentence(game.ns_team, game.ew_team),
         }
 
 

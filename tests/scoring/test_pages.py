@@ -51,7 +51,10 @@ def test_the_game_page_shows_the_score_sheet() -> None:
     page = signed_in(club).get(f"/games/{game.id}/")
     assert page.status_code == 200
     html = page.content.decode()
-    assert "North–South won (Forfeit)." in html
+    # The result: the forfeit's 52–0 (scoring.results), whatever the sheet said; the sheet's
+    # rows keep each hand's running scores.
+    assert f"{game.ns_team} won by forfeit." in html
+    assert "<strong>52</strong>" in html and "<strong>0</strong>" in html
     assert "11 <small>(+11)</small>" in html
     assert "-1 <small>(-1)</small>" in html
 

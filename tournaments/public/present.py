@@ -10,9 +10,10 @@ from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
 from kaiser_club.models import Player
-from scoring.choices import EndReasonChoice, GameStatus, end_reason_short, end_reason_text
+from scoring.choices import GameStatus
 
 from ..choices import ResultKind, SlotSide
+from ..game_result import pairing_result
 from ..models import Entry, Pairing
 
 
@@ -71,6 +72,7 @@ class GameLine:
     live: bool
     ended: str = ""  # how the game ended, said ("reached the target", "forfeit"), from scoring
     ended_short: str = ""  # the same in a word or two, for the bracket's boxes
+    said: str = ""  # the result in a sentence: "Les Rois won by forfeit."
 
     @property
     def winner(self) -> Side | None:
@@ -108,12 +110,11 @@ def game_line(pairing: Pairing) -> GameLine:
         and game is not None
         and game.status == GameStatus.IN_PROGRESS
     )
-    if pairing.result != ResultKind.PENDING:
+    result = pairing_result(pairing)  # the game's result as every surface shows it
+    if result is not None:
+        home_score, away_score = result.ns_score, result.ew_score
+    else:  # a bye: its points, once its round has them
         home_score, away_score = pairing.home_points, pairing.away_points
-    elif game is not None:
-        home_score, away_score = game.ns_score, game.ew_score
-    else:
-        home_score = away_score = None
     if pairing.result == ResultKind.BYE:
         state, label = "bye", _("bye")
     elif pairing.result == ResultKind.FORFEIT:
@@ -150,19 +151,13 @@ def game_line(pairing: Pairing) -> GameLine:
             away_score,
             pairing.winner_side == SlotSide.AWAY,
         )
-    ended, ended_short = _how_it_ended(pairing)
-    return GameLine(pairing, home, away, state, label, live, ended, ended_short)
-
-
-def _how_it_ended(pairing: Pairing) -> tuple[str, str]:
-    """How a decided game ended, read from the game (scoring says it: ``Game.end_text``); a
-    forfeit recorded by the organiser, with or without a game, is a forfeit."""
-    if pairing.result == ResultKind.FORFEIT:
-        return end_reason_text(EndReasonChoice.FORFEIT), end_reason_short(EndReasonChoice.FORFEIT)
-    game = pairing.game
-    if pairing.result != ResultKind.PLAYED or game is None or not game.end_reason:
-        return "", ""
-    return game.end_text, end_reason_short(game.end_reason)
+    # How a decided game ended, and the sentence (``scoring.results``): a forfeit recorded by
+    # the organiser, with or without a game, is a forfeit.
+    ended = ended_short = said = ""
+    if result is not None and result.finished:
+        ended, ended_short = result.how_text, result.how_short
+        said = result.sentence(home.name, away.name if away is not None else "")
+    return GameLine(pairing, home, away, state, label, live, ended, ended_short, said)
 
 
 @dataclass

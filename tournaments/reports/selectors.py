@@ -16,11 +16,13 @@ from django.utils.translation import gettext as _
 
 from kaiser_club.errors import InvalidInput, NotFound
 from kaiser_club.sentences import N_
+from scoring.choices import TeamChoice
 from scoring.convert import game_rules
 from scoring.models import Game, Hand
 from scoring.rules import KaiserBid, NoTrump, RuleSet, StealTheFive
 
 from ..choices import ResultKind, SlotSide, Tiebreak
+from ..game_result import pairing_result
 from ..models import Event, Pairing, ReportJob, Round, Table
 from ..naming import game_name, round_name
 from ..qr import qr_svg
@@ -206,7 +208,7 @@ def _stage_titles() -> dict[str, str]:
 def bracket_data(*, event: Event) -> dict[str, Any]:
     rows = list(
         Pairing.objects.filter(event=event, match_number__isnull=False)
-        .select_related("table", "round", "home", "away")
+        .select_related("table", "round", "home", "away", "game")
         .order_by("round__number", "match_number")
     )
     if not rows:
@@ -225,21 +227,22 @@ def bracket_data(*, event: Event) -> dict[str, Any]:
         title = round_name(r.round, event)
         if not stage.columns or stage.columns[-1].title != title:
             stage.columns.append(BracketColumn(title))
+        result = pairing_result(r)  # None for a bye
         sides = []
-        for side in (SlotSide.HOME, SlotSide.AWAY):
+        for side, seat in ((SlotSide.HOME, TeamChoice.NS), (SlotSide.AWAY, TeamChoice.EW)):
             entry = r.home if side == SlotSide.HOME else r.away
-            points = r.home_points if side == SlotSide.HOME else r.away_points
             if entry is not None:
                 name, known = entry.name, True
             elif r.is_bye:
                 name, known = _("bye"), False
             else:
                 name, known = feeds.get((r.id, side.value), "—"), False
+            finished = result is not None and result.finished
             sides.append(
                 {
                     "name": name,
                     "known": known,
-                    "points": points if r.decided and not r.is_bye else None,
+                    "points": result.score_of(seat) if result is not None and finished else None,
                     "won": r.winner_side == side,
                 }
             )
@@ -298,8 +301,9 @@ def _players(team: Any) -> str:
 def _result_text(p: Pairing) -> str:
     if p.cancelled:
         return _("cancelled")
-    if p.decided and p.home_points is not None and p.away_points is not None:
-        text = f"{p.home_points}–{p.away_points}"
+    result = pairing_result(p)  # the game's result as every surface shows it
+    if result is not None and result.finished:
+        text = result.score_text
         return text if p.result == ResultKind.PLAYED else f"{text} ({p.get_result_display()})"
     if p.game is not None and p.game.hand_count:
         return _("playing: N–S %(ns)s · E–W %(ew)s") % {
@@ -373,19 +377,21 @@ def score_sheet_data(*, event: Event, game_id: int) -> dict[str, Any]:
     assert game is not None
     hands = list(Hand.objects.filter(game=game).order_by("number"))
     rules = game_rules(game)
+    home, away = side_name(pairing, SlotSide.HOME), side_name(pairing, SlotSide.AWAY)
+    result = pairing_result(pairing)  # the game's result as every surface shows it
     return {
         "pairing": pairing,
         "game": game,
         "table": pairing.table.number if pairing.table else None,
-        "home": side_name(pairing, SlotSide.HOME),
-        "away": side_name(pairing, SlotSide.AWAY),
+        "home": home,
+        "away": away,
         "seats": _seats(game),
         "first_dealer": SEATS[game.first_dealer],
         "hands": [hand_line(h) for h in hands],
         "late_hands": any(h.after_time for h in hands),
         "rules": rules_summary(rules),
-        "winner": game.get_winner_display() if game.winner else "",
-        "end_reason": game.get_end_reason_display() if game.end_reason else "",
+        "result": result,
+        "said": result.sentence(home, away) if result is not None else "",
     }
 
 

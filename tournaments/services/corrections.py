@@ -19,6 +19,7 @@ from scoring import services as scoring
 from scoring.models import Game, Hand
 from scoring.rules import HandEntry
 
+from ..game_result import pairing_result
 from ..models import Pairing
 from .results import game_result_sync
 
@@ -67,15 +68,16 @@ def _result(pairing_id: int) -> str:
     """The pairing's result in words: who won and how, or the score so far."""
     row = Pairing.objects.select_related("home", "away", "game").get(id=pairing_id)
     game = row.game
-    if row.decided and row.winner_side:
+    result = pairing_result(row)  # the game's result as every surface shows it
+    if row.decided and row.winner_side and result is not None and result.finished:
         winner = row.home if row.winner_side == "home" else row.away
-        how = f" ({game.end_text})" if game is not None and game.end_text else ""
+        how = f" ({result.how_text})" if result.how_text else ""
         return (
             gettext("%(team)s won %(home)s–%(away)s")
             % {
                 "team": winner.name if winner else "?",
-                "home": row.home_points,
-                "away": row.away_points,
+                "home": result.ns_score,
+                "away": result.ew_score,
             }
             + how
         )

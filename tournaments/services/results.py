@@ -28,6 +28,7 @@ from scoring.rules import HandEntry
 from scoring.rules import Team as Side
 
 from ..choices import EventStatus, Format, ResultKind, RoundStatus, SlotSide
+from ..game_result import pairing_result
 from ..models import Entry, Event, Pairing, Rollback, Round
 from .brackets import (
     LoadedBracket,
@@ -183,9 +184,13 @@ def played_on_message(row: Pairing, active: Sequence[Pairing]) -> Sentence:
 
 def _name(row: Pairing) -> Sentence:
     game = row.game
+    result = pairing_result(row)  # the game's result as every surface shows it
     state: Sentence
     if game is not None and game.status == GameStatus.FINISHED:
-        state = N_("finished %(ns)s–%(ew)s", ns=game.ns_score, ew=game.ew_score)
+        ns, ew = game.ns_score, game.ew_score
+        if result is not None and result.ns_score is not None and result.ew_score is not None:
+            ns, ew = result.ns_score, result.ew_score  # the event's: a forfeit's 52–0
+        state = N_("finished %(ns)s–%(ew)s", ns=ns, ew=ew)
     elif game is not None and game.hand_count:
         state = Np_(
             "in progress, %(ns)s–%(ew)s after %(count)s hand",

@@ -24,10 +24,10 @@ from kaiser_club.answers import error_json
 from kaiser_club.errors import Conflict, KaiserError, NotAllowed
 from kaiser_club.roles import Role
 from kaiser_club.selectors import club_ids_with_role, role_in_club
-from scoring.choices import end_reason_text
 from scoring.convert import game_rules
 from scoring.errors import ClientIdReused, StaleGame
 from scoring.models import Game, Hand
+from scoring.results import game_result
 from scoring.services import play, verification
 from tournaments.choices import EventKind, EventStatus
 from tournaments.game_gate import writers_text
@@ -237,6 +237,8 @@ def _board_context(request: HttpRequest, now: TableNow) -> dict[str, Any]:
     if game is None:
         return context
     rules = game_rules(game)
+    # The game's result as every surface shows it (its pairing was read with it: no query).
+    result = game_result(game)
     context.update(
         {
             "game": game,
@@ -248,8 +250,8 @@ def _board_context(request: HttpRequest, now: TableNow) -> dict[str, Any]:
             "ew_name": team_name("ew"),
             "raised_target": rules.raised_target,
             "target_raised": rules.raised_target is not None and game.target == rules.raised_target,
-            "winner_name": team_name(game.winner) if game.winner else "",
-            "reason_text": end_reason_text(game.end_reason) if game.end_reason else "",
+            "result": result,
+            "result_said": result.sentence(team_name("ns"), team_name("ew")),
             "may_undo": now.may_undo,
         }
     )

@@ -10,6 +10,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from ..clock_words import clock_text
+from ..game_result import pairing_result
 from ..naming import game_name, round_name
 from ..pairing.pools import pool_name
 from ..rules_form import choice_label, preset_title
@@ -51,6 +52,13 @@ def job_round_title(job: Any, event: Any) -> str:
 @register.simple_tag
 def game_clock(game: Any) -> str:
     return clock_text(game)
+
+
+@register.filter
+def game_result(pairing: Any) -> Any:
+    """The result of a pairing's game as every page shows it (``game_result.pairing_result``:
+    ``scoring.results.GameResult``); None for a bye."""
+    return pairing_result(pairing)
 
 
 @register.filter

@@ -227,6 +227,7 @@ def _pairing_page(
     context = {
         "event": event,
         "pairing": pairing,
+        "names": _names(pairing),
         "manage": may_on_event(user=request.user, action=EventAction.MANAGE, event=event),
         "forfeit_form": ForfeitForm(names=_names(pairing)),
         "adjust_form": AdjustForm(

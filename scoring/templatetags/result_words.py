@@ -1,0 +1,15 @@
+"""A game's result in words on a page: ``{% result_sentence result ns_name ew_name %}``,
+"Les Rois won by forfeit." (``scoring.results.GameResult.sentence``); nothing while played."""
+
+from __future__ import annotations
+
+from django import template
+
+from ..results import GameResult
+
+register = template.Library()
+
+
+@register.simple_tag
+def result_sentence(result: GameResult | None, ns_name: object, ew_name: object) -> str:
+    return result.sentence(ns_name, ew_name) if result is not None else ""
