@@ -64,7 +64,7 @@ def record_all(game: Game, by: Any, *, seen: bool, stale: bool = False) -> None:
     """Records the stream as a door does (``seen``: the row just read), or with no row read;
     ``stale``: the row read is one hand behind, so that every write runs under the lock."""
     behind = Game.objects.get(id=game.id)
-    for number, entry in enumerate(STREAM, start=1):
+    for entry in STREAM:
         current = Game.objects.get(id=game.id)
         if current.status != "in_progress":
             return
