@@ -61,7 +61,10 @@ STORED: dict[str, dict[str, Field[Any, Any]]] = {
         "bidder_tricks": column(Hand, "bidder_tricks"),
     },
     "scoring.api.serializers.HandRecordSerializer": {"number": column(Hand, "number")},
-    "scoring.api.serializers.HandUndoSerializer": {"number": column(Hand, "number")},
+    "scoring.api.serializers.HandUndoSerializer": {
+        "number": column(Hand, "number"),
+        "reason": column(GameChange, "reason"),
+    },
     "scoring.api.serializers.HandCorrectSerializer": {
         "reason": column(GameChange, "reason"),
         "version": column(Game, "version"),
@@ -188,6 +191,7 @@ OUTPUTS = {
     "scoring.api.serializers.HandSerializer",
     "scoring.api.serializers.GameSerializer",
     "scoring.api.serializers.GameDetailSerializer",
+    "scoring.api.serializers.GameResultSerializer",
     "scoring.api.serializers.GameChangeSerializer",
     "scoring.api.serializers.RecordedSerializer",
     "scoring.api.serializers.PresetSerializer",
