@@ -7,7 +7,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 PYTEST_ARGS ?= --reuse-db
 
-.PHONY: demo test install migrate demodata serve lint typecheck check bench worker beat clean
+.PHONY: demo test test-all install migrate demodata serve lint typecheck check bench worker beat clean
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -40,11 +40,23 @@ demo: demodata serve
 # production stack, every page swept in the browser, the backup's database) is built once.
 # TEST_WORKERS=0 runs everything in this one process.
 TEST_WORKERS ?= 2
+PYTEST := DJANGO_SETTINGS_MODULE=kaiser_club.settings.test $(PY) -m pytest -n $(TEST_WORKERS) --dist loadscope
+# What the everyday loop leaves to test-all: the browser sweeps, whole stacks, broken
+# services, and the long fuzz and property runs (pyproject.toml names each marker).
+SLOW_MARKERS := browser or stack or fault or long
 
-## Install and run the whole test suite (DATABASE_URL=postgres://... to run it on PostgreSQL)
+## The everyday suite, a few minutes (DATABASE_URL=postgres://... runs it on PostgreSQL, as
+## production and CI do; without it, SQLite)
 test: install
-	DJANGO_SETTINGS_MODULE=kaiser_club.settings.test $(PY) -m pytest \
-	  -n $(TEST_WORKERS) --dist loadscope $(PYTEST_ARGS)
+	$(PYTEST) -m "not ($(SLOW_MARKERS))" $(PYTEST_ARGS)
+
+## The everyday suite, then the browser sweeps, the stacks, the fault and the long fuzz tests
+## (both run whatever the first says; the worse exit status is the target's)
+test-all: install
+	status=0; \
+	$(PYTEST) -m "not ($(SLOW_MARKERS))" $(PYTEST_ARGS) || status=$$?; \
+	$(PYTEST) -m "$(SLOW_MARKERS)" $(PYTEST_ARGS) || status=$$?; \
+	exit $$status
 
 lint: install
 	$(VENV)/bin/ruff check .
@@ -54,7 +66,7 @@ typecheck: install
 	$(VENV)/bin/mypy .
 	$(VENV)/bin/mypy --strict --config-file /dev/null scoring/rules tournaments/pairing
 
-check: lint typecheck test
+check: lint typecheck test-all
 
 ## Every benchmark, then one table of figures and ratios (ARGS=--quick for smaller sizes)
 bench: install

@@ -29,7 +29,7 @@ from tournaments.services.results import rollback_allowed
 from tournaments.transfer.export import event_export
 from tournaments.transfer.import_ import event_import
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.long]
 
 STEPS = st.lists(
     st.tuples(

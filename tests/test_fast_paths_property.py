@@ -34,7 +34,7 @@ from tests.scoring.hands import filler
 from tests.table.helpers import make_table
 from tournaments.public import stored
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.long]
 
 STEPS = st.sampled_from(
     ["hand", "hand", "hand", "pending", "confirm", "undo", "correct", "time", "forfeit"]

@@ -58,7 +58,7 @@ from .fuzz_values import (
     to_json,
 )
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.long]
 
 RUNS = int(os.environ.get("KAISER_FUZZ_RUNS", "3"))
 STEPS = int(os.environ.get("KAISER_FUZZ_STEPS", "15"))

@@ -35,7 +35,7 @@ from kaiser_club.roles import Role
 from tests.factories import ClubFactory, UserFactory, member, start_game
 from tests.scoring.hands import record_fillers
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.long]
 
 CHECKS = [
     not_a_server_error,

@@ -44,7 +44,7 @@ from schemathesis.specs.openapi.checks import (
 from tests.reliability.test_schemathesis import _keep_the_test_connection  # noqa: F401
 from tests.two_clubs import Side, TwoClubs, changes, owned_by, reaching, snapshot, two_clubs
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.long]
 
 SCENARIOS = int(os.environ.get("KAISER_FUZZ_SCENARIOS", "30"))
 STEPS = int(os.environ.get("KAISER_FUZZ_STEPS", "6"))

@@ -38,7 +38,7 @@ from tests.scoring.hands import EW, NS, N, played, record
 from tests.table.helpers import Setup, make_table, opened
 from tournaments.models import Pairing
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.long]
 
 EXAMPLES = int(os.environ.get("KAISER_FUZZ_EXAMPLES", "40"))
 RANDOM = os.environ.get("KAISER_FUZZ_RANDOM") == "1"

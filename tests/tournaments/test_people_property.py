@@ -40,7 +40,7 @@ from tournaments.transfer import event_export, event_import
 
 from .people_world import club_night, club_with_admin
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.long]
 
 EXAMPLES = int(os.environ.get("PEOPLE_EXAMPLES", "15"))
 PEOPLE = ["Ann Amyot", "Bob Bear", "Cy Cote", "Dot Dion", "Ed Ens"]

@@ -39,7 +39,7 @@ from .placings_world import (
     public_placings,
 )
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.long]
 
 EXAMPLES = int(os.environ.get("PLACINGS_EXAMPLES", "6"))
 MAX_TEAMS = int(os.environ.get("PLACINGS_MAX_TEAMS", "20"))

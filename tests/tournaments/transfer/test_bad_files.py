@@ -60,7 +60,7 @@ from .reads import (
 from .test_every_hand_kind import every_kind_event
 from .test_round_trip import swiss_event
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.long]
 
 EXAMPLES = int(os.environ.get("KAISER_FUZZ_EXAMPLES", "60"))
 

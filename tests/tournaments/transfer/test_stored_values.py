@@ -34,7 +34,7 @@ from .reads import (
 )
 from .test_round_trip import swiss_event, without_moment
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.long]
 
 Change = Callable[[dict[str, Any]], Any]
 
