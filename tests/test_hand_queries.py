@@ -32,7 +32,7 @@ WRITES = 3
 API_HAND = 3 + WRITES
 TABLE_HAND = 3 + WRITES
 # An undo replays the game (the hands, one query) and reads the table again for the answer.
-TABLE_UNDO = 15
+TABLE_UNDO = 14
 
 
 CONTROL = ("BEGIN", "COMMIT")

@@ -4,8 +4,6 @@ take a hand back. Registered with ``scoring.gates`` when the app is ready."""
 
 from __future__ import annotations
 
-from typing import Any, cast
-
 from django.utils.translation import gettext
 
 from kaiser_club.actors import Actor
@@ -74,40 +72,21 @@ GATE_READS = (  # of those rows, the columns read here
     "pairing__round__number",
     "pairing__round__status",
 )
-_PAIRING = Game.pairing  # the reverse side of Pairing.game
-_EVENT_CLUB: Any = Event.club
-_GAME_CLUB: Any = Game.club
 
 
 def remember_pairing(game: Game, pairing: Pairing) -> None:
-    """Tells the gate the game's pairing (read with its event, club and round) that a door
-    already holds (the table page reads it to find the table's game)."""
-    _PAIRING.related.set_cached_value(game, pairing)
+    """Tells the gate the game's pairing (read with its event and round) that a door already
+    holds (the table page reads it to find the table's game)."""
+    game.pairing = pairing
 
 
 def _pairing_of(game: Game) -> Pairing | None:
-    if _PAIRING.is_cached(game):
-        found = cast(Pairing | None, _PAIRING.related.get_cached_value(game))
-        if found is None:
-            return None
-        read_with_it: Any = type(found)
-        if read_with_it.event.is_cached(found) and read_with_it.round.is_cached(found):
-            _club_from_game(found.event, game)
-            if _EVENT_CLUB.is_cached(found.event):
-                return found
-    return (
-        Pairing.objects.filter(game_id=game.id)
-        .select_related("event", "event__club", "round")
-        .first()
-    )
-
-
-def _club_from_game(event: Event, game: Game) -> None:
-    """An event's games are its club's: the club read with the game is the event's."""
-    if event.club_id != game.club_id or _EVENT_CLUB.is_cached(event):
-        return
-    if _GAME_CLUB.is_cached(game):
-        _EVENT_CLUB.field.set_cached_value(event, game.club)
+    """The game's pairing, as the door read it (``GATE_RELATED``, ``remember_pairing``), or
+    read now."""
+    try:
+        return game.pairing
+    except Pairing.DoesNotExist:
+        return None
 
 
 def event_gate(game: Game, actor: Actor, step: Step) -> Ruling | None:

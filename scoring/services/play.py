@@ -15,7 +15,7 @@ from kaiser_club.roles import Role
 from kaiser_club.text import clean_text
 
 from ..choices import HandAction
-from ..gates import Step, rule_for
+from ..gates import Step, gate_related, rule_for
 from ..models import Game, Hand
 from ..rules import HandEntry, Seat
 from .hands import Recorded, hand_correct, undo_last_hand
@@ -89,7 +89,7 @@ def hand_take_back(
     """Undoes the last hand. An organiser may undo the last hand of a game still open to
     change; anyone else only the hand just entered, once. Taking back the last hand of a
     finished game reopens it, under one rule for every game (``reopening``)."""
-    game = lock_game(game_id)
+    game = lock_game(game_id, related=gate_related())  # what the event's rules read
     ruling = rule_for(game=game, actor=actor, step=Step.UNDO)
     reason = reopening_reason(game=game, actor=actor, director=ruling.director, reason=reason)
     if (

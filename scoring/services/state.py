@@ -3,7 +3,7 @@ write the derived state. Every write service goes through here."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from datetime import datetime
 from functools import partial
 from typing import Any
@@ -31,10 +31,16 @@ from ..rules import GameState, HandEntry, HandRefused, Seat, Team, replay
 from ..signals import game_changed, game_finished, game_result_changing
 
 
-def lock_game(game_id: int) -> Game:
-    """The game row, locked until the transaction ends: writes to one game go one at a time."""
+def lock_game(game_id: int, *, related: Sequence[str] = ()) -> Game:
+    """The game row, locked until the transaction ends: writes to one game go one at a time.
+    ``related``: rows read with it (``select_related`` paths), not locked."""
+    games = (
+        Game.objects.select_for_update(of=("self",)).select_related(*related)
+        if related
+        else Game.objects.select_for_update()
+    )
     try:
-        return Game.objects.select_for_update().get(id=game_id)
+        return games.get(id=game_id)
     except Game.DoesNotExist:
         raise NotFound(N_("There is no game %(game_id)s.", game_id=game_id)) from None
 

@@ -27,7 +27,7 @@ pytestmark = pytest.mark.django_db
 # state the row keeps: update game, insert hand, insert change (scoring/services/hands.py). A
 # signed-in session adds its own 2 (test_hand_queries.py).
 RECORD_A_HAND = 6
-UNDO_A_HAND = 15  # access 2, savepoint 2, lock 1, event 1, role 1, the last change 1, ...
+UNDO_A_HAND = 14  # access 2, savepoint 2, lock (with event, round) 1, role 1, last change 1, ...
 CORRECT_A_HAND = 13  # the later hands' new scores are one bulk UPDATE
 READ_A_GAME = 2  # the game with its teams, seats and my role in its club; its hands
 LIST_GAMES = 3  # the clubs I may see, the count, one page of games with teams and seats
