@@ -80,3 +80,14 @@ def _english_again() -> Iterator[None]:
     from django.utils import translation
 
     translation.activate(django_settings.LANGUAGE_CODE)
+
+
+@pytest.fixture(autouse=True)
+def _no_outage_noticed() -> Iterator[None]:
+    """An outage of the cache or the broker a test made (a closed port, a refused send) is
+    remembered by the process for a few seconds (kaiser_club/outages.py): the next test starts
+    with every service answering."""
+    yield
+    from kaiser_club import outages
+
+    outages.forget()

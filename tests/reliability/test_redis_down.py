@@ -61,7 +61,7 @@ def test_hands_recorded_and_reports_wait_while_redis_is_down(
     with private_redis(tmp_path) as redis_server:
         settings.CACHES = {
             "default": {
-                "BACKEND": "django.core.cache.backends.redis.RedisCache",
+                "BACKEND": "kaiser_club.cache.RedisCache",  # production's
                 "LOCATION": redis_server.url,
             }
         }
@@ -137,7 +137,7 @@ def test_a_hung_redis_delays_a_hand_and_a_report_request_by_seconds_not_forever(
     with private_redis(tmp_path) as redis_server:
         settings.CACHES = {
             "default": {
-                "BACKEND": "django.core.cache.backends.redis.RedisCache",
+                "BACKEND": "kaiser_club.cache.RedisCache",  # production's
                 "LOCATION": redis_server.url,
                 "OPTIONS": settings.REDIS_CACHE_OPTIONS,
             }

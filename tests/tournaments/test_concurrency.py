@@ -276,7 +276,9 @@ def test_generation_asked_for_twice_at_once_is_one_job_and_one_round(monkeypatch
     The job's task delivered twice at once then makes one round, every game in a pairing."""
     event = make_event(teams=4, format="swiss")
     queued: list[int] = []
-    monkeypatch.setattr(generate_task, "delay", queued.append)  # run below, by hand
+    monkeypatch.setattr(  # run below, by hand
+        generate_task, "apply_async", lambda args, **options: queued.append(args[0])
+    )
     meet_at_the_event_lock(monkeypatch, lock=lock, where=generation)
     outcomes = race(
         lambda: services.generation_request(event=event),

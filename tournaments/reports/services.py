@@ -33,6 +33,7 @@ from django.db.models import F, Q
 from django.utils import timezone
 from django.utils.text import slugify
 
+from kaiser_club import broker
 from kaiser_club.actors import Actor
 from kaiser_club.errors import Conflict, InvalidInput, KaiserError, NotAllowed
 from kaiser_club.sentences import N_, Said
@@ -221,18 +222,18 @@ def report_rerun(*, job: ReportJob, by: User | None = None) -> ReportJob:
     return job
 
 
-def report_send(*, job_id: int) -> bool:
+def report_send(*, job_id: int, ask_anyway: bool = False) -> bool:
     """Hands the job to the broker. False (and the job stays queued, for the sweep) when the
-    broker cannot be reached: asking for a report never fails because Redis is down."""
+    broker cannot be reached: asking for a report never fails because Redis is down. Within
+    a few seconds of a failed send a request does not ask the broker again; the sweep does
+    (``ask_anyway``)."""
     from .tasks import render_report_task
 
-    try:
-        render_report_task.apply_async((job_id,), retry=False)
-    except Exception as exc:  # kombu/redis connection errors, OSError: the broker is away
-        if settings.CELERY_TASK_ALWAYS_EAGER:
-            raise  # eager mode has no broker: this is a bug in the task, not an outage
-        log.warning("Report job %s not sent (broker unreachable): %s", job_id, exc)
-        ReportJob.objects.filter(id=job_id).update(send_error=f"{type(exc).__name__}: {exc}"[:300])
+    try:  # eager mode (no broker) lets the task's errors through: a bug, not an outage
+        broker.send(render_report_task, job_id, ask_anyway=ask_anyway)
+    except broker.Unreachable as exc:  # warned once per outage (kaiser_club/outages.py)
+        log.info("Report job %s not sent: %s", job_id, exc)
+        ReportJob.objects.filter(id=job_id).update(send_error=str(exc)[:300])
         return False
     ReportJob.objects.filter(id=job_id).update(sent_at=timezone.now(), send_error="")
     return True
@@ -486,7 +487,7 @@ def report_sweep(*, now: Any = None) -> dict[str, int]:
         if job_id not in taken_back
     ]
     for index, job_id in enumerate(to_send):
-        if not report_send(job_id=job_id):
+        if not report_send(job_id=job_id, ask_anyway=True):
             counts["unsent"] = len(to_send) - index
             break
         counts["resent"] += 1

@@ -18,6 +18,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.utils import timezone
 
+from kaiser_club import broker
 from kaiser_club.errors import Conflict, InvalidInput, KaiserError
 from kaiser_club.sentences import N_, Np_, Sentence
 from kaiser_club.sentences import of as said_by
@@ -53,8 +54,6 @@ def generation_request(*, event: Event, by: User | None = None) -> GenerationJob
     round that has not started). The task runs once this transaction commits. One at a time:
     while a job is queued or running a second request is refused, naming it (the event's
     lock orders requests; the database's one-active-job constraint holds without it)."""
-    from ..tasks import generate_task
-
     event = lock_event(event.id)
     running = _job_under_way(event)
     if running is not None:
@@ -76,8 +75,22 @@ def generation_request(*, event: Event, by: User | None = None) -> GenerationJob
                 "before asking again."
             )
         ) from None
-    transaction.on_commit(lambda: generate_task.delay(job.id))
+    transaction.on_commit(lambda: _send(job.id))
     return job
+
+
+def _send(job_id: int) -> None:
+    """Hands the job to a worker, or, with the broker away, runs it here: the organiser gets
+    the round (or the sentence saying why there is none) in this answer, not a job queued
+    that no worker will ever see, which would refuse every later request as "already
+    queued"."""
+    from ..tasks import generate_task
+
+    try:
+        broker.send(generate_task, job_id)
+    except broker.Unreachable as exc:
+        log.info("Generation job %s run here: the broker is away (%s)", job_id, exc)
+        generation_run(job_id=job_id)
 
 
 def _job_under_way(event: Event) -> GenerationJob | None:

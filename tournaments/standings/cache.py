@@ -6,7 +6,9 @@ transaction that records, confirms, undoes or corrects a hand commits, scoring s
 entry if the event's results moved (a finished game, a correction to one); a hand in a game
 still in progress leaves the standings as they are. Readers check the version too (one query),
 so whatever else changes a result (a forfeit or a bye recorded by the organiser, a process
-whose cache the receiver did not reach) is never served stale.
+whose cache the receiver did not reach) is never served stale. With Redis away the cache
+answers as an empty one (``kaiser_club/cache.py``): every reader computes the standings, and
+an entry written before the outage is still checked against the version when Redis is back.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from typing import Any, TypeVar
 from django.core.cache import cache
 from django.db.models import OuterRef, Subquery
 
+from kaiser_club import broker
 from scoring.choices import GameStatus, HandAction
 from scoring.models import GameChange
 
@@ -182,10 +185,10 @@ def on_game_changed(sender: Any, game_id: int, **kwargs: Any) -> None:
 def _queue_refresh(event_id: int) -> None:
     from .tasks import refresh_standings
 
-    try:  # no retries: with the broker down, the tablet's answer must not wait for it
-        refresh_standings.apply_async(args=(event_id,), retry=False)
-    except Exception:  # no broker: do it here rather than leave it to the next reader
-        log.warning("Could not queue the standings of event %s; computing them now", event_id)
+    try:  # no retries, and none at all in an outage noticed a moment ago (kaiser_club/broker.py)
+        broker.send(refresh_standings, event_id)
+    except Exception as exc:  # broker.Unreachable, or the task failed (no broker: it ran here)
+        log.info("Standings of event %s computed in the request (%s)", event_id, exc)
         refresh_event(event_id)
 
 
