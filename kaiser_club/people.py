@@ -18,7 +18,7 @@ new record is made only when no one could match or when the person says so (``NE
 from __future__ import annotations
 
 import unicodedata
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from dataclasses import field as dataclass_field
 from datetime import date
@@ -448,10 +448,3 @@ def ambiguity(
 ) -> Ambiguity:
     facts = facts_of(candidates, club=club)
     return Ambiguity(field_name, typed, [facts[p.id] for p in candidates])
-
-
-def choices_from(data: Mapping[str, Any], fields: Iterable[str], *, suffix: str) -> dict[str, Any]:
-    """The choices a form or a body sends back: ``<field><suffix>`` for each field."""
-    return {
-        f: data.get(f"{f}{suffix}") for f in fields if data.get(f"{f}{suffix}") not in (None, "")
-    }

@@ -124,14 +124,6 @@ def game_with_hands_for(*, actor: Actor, game_id: int) -> Game | None:
     return game
 
 
-def game_summary(*, game_id: int) -> Game:
-    """A game with its teams, players and seats and what its result reads: what
-    GameSerializer reads, in one query."""
-    return seats_from_teams(
-        Game.objects.select_related(*GAME_TEAMS, *result_related()).get(id=game_id)
-    )
-
-
 def game_with_hands(*, game_id: int) -> Game | None:
     """A game and its hands, whoever asks (after a write its writer was allowed to make);
     for a reader, ``game_with_hands_for``."""

@@ -144,15 +144,5 @@ def table_for_code(code: str) -> Table | None:
     return Table.objects.select_related("event__club").filter(code=cleaned).first()
 
 
-def current_pairing_at(*, table: Table) -> Pairing | None:
-    """What is on at a table now: the game in progress there (latest round first); otherwise
-    the latest game it held."""
-    qs = Pairing.objects.filter(table=table, game__isnull=False).select_related(
-        *PAIRING_RELATED, "round"
-    )
-    playing = qs.filter(game__status=GameStatus.IN_PROGRESS).order_by("-round__number").first()
-    return playing or qs.order_by("-round__number", "-id").first()
-
-
 def latest_job(*, event: Event) -> GenerationJob | None:
     return GenerationJob.objects.filter(event=event).order_by("-created_at", "-id").first()

@@ -173,11 +173,3 @@ def invitation_sign_up(*, token: str, username: str, password: str, email: str =
     )
     invitation_accept(token=token, user=user)
     return user
-
-
-@transaction.atomic
-def invitation_revoke(*, invitation: Invitation) -> Invitation:
-    if invitation.accepted_at is None and invitation.revoked_at is None:
-        invitation.revoked_at = timezone.now()
-        invitation.save(update_fields=["revoked_at"])
-    return invitation

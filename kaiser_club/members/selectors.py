@@ -6,7 +6,7 @@ from django.db.models import Exists, OuterRef, QuerySet
 from django.db.models.functions import Lower
 from django.utils import timezone
 
-from ..models import Club, FormerMembership, Invitation, Membership, Player
+from ..models import Club, Invitation, Membership, Player
 from ..people import Facts, club_past, facts_of, players_known_to
 from ..roles import Role
 from ..selectors import AnyUser, club_ids_with_role
@@ -38,10 +38,6 @@ def membership_in_club(*, club: Club, membership_id: int) -> Membership | None:
     )
 
 
-def club_admin_count(*, club: Club) -> int:
-    return Membership.objects.filter(club=club, role=Role.CLUB_ADMIN).count()
-
-
 def players_managed_by(*, user: AnyUser) -> QuerySet[Player]:
     """The records the clubs where the user is a club admin know (every record for staff):
     members, former members, visitors and players of their partnerships; the records they may
@@ -55,15 +51,6 @@ def club_past_facts(*, club: Club) -> list[Facts]:
     """The club's records that are not members now (former members, visitors, players of its
     partnerships), with what tells each apart: a fixed number of queries."""
     return list(facts_of(list(club_past(club=club)), club=club).values())
-
-
-def former_role(*, club: Club, player_id: int) -> Role:
-    role = (
-        FormerMembership.objects.filter(club=club, player_id=player_id)
-        .values_list("role", flat=True)
-        .first()
-    )
-    return Role(role) if role else Role.PLAYER
 
 
 def clubs_where_not_admin(*, user: AnyUser, players: list[Player]) -> list[Club]:

@@ -12,7 +12,7 @@ from kaiser_club.roles import Role
 from tests.factories import MembershipFactory
 from tournaments import services
 from tournaments.models import Entry, Pairing, Round, Substitution
-from tournaments.services.entries import known_player_named, player_by_name
+from tournaments.services.entries import known_player_named
 
 from .helpers import game_of, generate, make_event, new_club, player, win_for
 
@@ -255,21 +255,22 @@ def test_a_typed_name_never_picks_another_clubs_player():
     club, elsewhere = new_club(), new_club()
     theirs = player(name="Olga Osh")
     MembershipFactory(club=elsewhere, player=theirs, role=Role.PLAYER)
-    found = player_by_name(club=club, name="olga osh")
-    assert found.id != theirs.id and found.host_club_id == club.id
-    assert player_by_name(club=club, name="Olga Osh").id == found.id
+    assert known_player_named(club=club, name="olga osh") is None  # a new record, not theirs
+    visitor = Player.objects.create(name="Olga Osh", host_club=club)
+    found = known_player_named(club=club, name="olga osh")
+    assert found is not None and found.id == visitor.id
     ours = player(name="Olga Osh")
     MembershipFactory(club=club, player=ours, role=Role.PLAYER)
     # The visitor and the member could both be her: the person typing chooses, or says new.
     with pytest.raises(ChooseRecord) as asked:
-        player_by_name(club=club, name="Olga Osh")
+        known_player_named(club=club, name="Olga Osh")
     offered = [c["id"] for c in asked.value.extra["choices"]["player"]]
-    assert offered == [found.id, ours.id] and theirs.id not in offered
-    assert player_by_name(club=club, name="Olga Osh", choice=ours.id).id == ours.id
-    made = player_by_name(club=club, name="Olga Osh", choice=NEW)
-    assert made.id not in (found.id, ours.id, theirs.id) and made.host_club_id == club.id
+    assert offered == [visitor.id, ours.id] and theirs.id not in offered
+    chosen = known_player_named(club=club, name="Olga Osh", choice=ours.id)
+    assert chosen is not None and chosen.id == ours.id
+    assert known_player_named(club=club, name="Olga Osh", choice=NEW) is None
     with pytest.raises(InvalidInput, match=f"Player {theirs.id} is not a member"):
-        player_by_name(club=club, name="Olga Osh", choice=theirs.id)
+        known_player_named(club=club, name="Olga Osh", choice=theirs.id)
 
 
 def test_check_in_and_check_in_all():

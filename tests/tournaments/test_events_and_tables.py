@@ -9,11 +9,11 @@ import pytest
 from kaiser_club.errors import InvalidInput
 from scoring.models import Game
 from tournaments import services
-from tournaments.models import Pairing, Round, Table
+from tournaments.models import Round, Table
 from tournaments.qr import qr_svg
-from tournaments.selectors import current_pairing_at, table_for_code
+from tournaments.selectors import table_for_code
 
-from .helpers import generate, make_event, new_club, win_for
+from .helpers import generate, make_event, new_club
 
 pytestmark = pytest.mark.django_db
 
@@ -103,20 +103,6 @@ def test_tables_get_long_random_codes_that_can_be_revoked_and_renewed():
     renewed = services.table_renew(table=first)
     assert renewed.code and renewed.code != first.code
     assert table_for_code(renewed.code) is not None
-
-
-def test_the_table_opens_its_current_game():
-    event = make_event(teams=4, format="swiss", rounds=2)
-    generate(event)
-    table = Table.objects.get(event=event, number=1)
-    current = current_pairing_at(table=table)
-    assert current is not None and current.round.number == 1
-    services.round_start(round_=current.round)
-    for p in Pairing.objects.filter(event=event):
-        win_for(p, p.home)
-    generate(event)
-    current = current_pairing_at(table=table)
-    assert current is not None and current.round.number == 2
 
 
 def test_qr_svg_encodes_the_table_link():

@@ -411,17 +411,6 @@ def known_player_named(
     )[field]
 
 
-def player_by_name(
-    *, club: Club, name: str, choice: Choice | None = None, field: str = "player"
-) -> Player:
-    """The player a typed name means for the club (``known_player_named``), else a new
-    record: a visitor of the club."""
-    found = known_player_named(club=club, name=name, choice=choice, field=field)
-    if found is not None:
-        return found
-    return Player.objects.create(name=typed_name(name), host_club=club)
-
-
 def _players_by_names(
     club: Club, names: Mapping[str, str], choices: Mapping[str, Choice] | None
 ) -> dict[str, Player]:
