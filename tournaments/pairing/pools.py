@@ -68,11 +68,6 @@ def split_into_pools(entrants: Sequence[Entrant], *, pool_size: int) -> list[Poo
     ]
 
 
-def club_clashes(pools: Sequence[Pool]) -> int:
-    """The number of pairs of same-club teams sharing a pool."""
-    return sum(_clashes([entrant.club for entrant in pool.entrants]) for pool in pools)
-
-
 def pool_rounds(pool: Pool) -> list[Round]:
     return round_robin_schedule(pool.entrants)
 

@@ -115,18 +115,6 @@ def progressive_round(
     )
 
 
-def partner_repeats_avoidable(players: Sequence[int], history: Sequence[ProgressiveRound]) -> bool:
-    """Whether ``players`` can all be given partners they have never had."""
-    past = _read(history)
-    index = sorted(players)
-    edges = [
-        (i, j, 0)
-        for i, j in combinations(range(len(index)), 2)
-        if not past.partners[frozenset((index[i], index[j]))]
-    ]
-    return perfect_matching(len(index), edges) is not None
-
-
 def _read(history: Sequence[ProgressiveRound]) -> _Past:
     past = _Past(Counter(), Counter(), Counter(), {}, Counter(), Counter())
     for played in sorted(history, key=lambda r: r.number):
