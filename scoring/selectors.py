@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from django.db.models import OuterRef, Prefetch, QuerySet, Subquery, prefetch_related_objects
+from django.db.models import Prefetch, QuerySet, prefetch_related_objects
 
 from kaiser_club.actors import Actor
-from kaiser_club.models import Membership
 from kaiser_club.request_limits import LARGEST_ID
 from kaiser_club.roles import Role
 from kaiser_club.selectors import AnyUser, club_ids_with_role
 
+from .door_read import game_as_read_by_a_door
 from .gates import gate_reads, gate_related
 from .models import Game, GameChange, Hand
 from .results import result_reads, result_related
@@ -71,46 +71,36 @@ def games_visible_to(*, user: AnyUser) -> QuerySet[Game]:
 
 def game_for_actor(*, actor: Actor, game_id: int) -> Game | None:
     """The game if the actor may see it (``games_visible_to``), with its teams and seats and
-    what the event's rules read of it (``scoring.gates``), in ONE query: the actor's role in
-    the game's club comes with it and is remembered by the actor."""
+    what the event's rules and its result read of it (``scoring.gates``, ``scoring.results``),
+    in ONE statement (``door_read``): the actor's role in the game's club comes with it and is
+    remembered by the actor."""
     user = actor.user
     if not user.is_authenticated or not 0 < game_id <= LARGEST_ID:
         return None  # beyond any id a row can have (and the column's range): no game
-    if getattr(user, "is_staff", False):
-        game = _game_read(game_id).first()
-        if game is not None:
-            actor.remember_role(game.club_id, Role.CLUB_ADMIN)
-            seats_from_teams(game)
-        return game
-    game = _game_read_as_member(user.pk, game_id).first()
-    if game is not None:
-        actor.remember_role(game.club_id, Role(game.actor_role))  # type: ignore[attr-defined]
-        seats_from_teams(game)
-    return game
-
-
-def _game_read(game_id: int) -> QuerySet[Game]:
-    # The whole game row (its kept state), its club's name, what its answer shows of its
-    # teams, what the event's rules read and what its result reads (``scoring.results``): a
-    # third of the columns of the rows joined.
-    return (
-        Game.objects.select_related(*GAME_TEAMS, *gate_related(), *result_related())
-        .only(*GAME_COLUMNS, "club__name", *TEAMS_SHOWN, *gate_reads(), *result_reads())
-        .filter(id=game_id)
-        .order_by()
+    staff = getattr(user, "is_staff", False)
+    game = game_as_read_by_a_door(
+        game_id=game_id,
+        user_id=None if staff else user.pk,
+        related=[*GAME_TEAMS, *gate_related(), *result_related()],
+        reads=door_reads(),
     )
+    if game is None:
+        return None
+    if staff:
+        role = Role.CLUB_ADMIN
+    else:
+        found = game.actor_role  # type: ignore[attr-defined]
+        if found is None or not Role(found).includes(Role.PLAYER):
+            return None  # not a game of the reader's clubs: as if there were none
+        role = Role(found)
+    actor.remember_role(game.club_id, role)
+    return seats_from_teams(game)
 
 
-def _game_read_as_member(user_id: int, game_id: int) -> QuerySet[Game]:
-    # Unordered: one membership per club and player, and the model's ordering (club name,
-    # player name) joined two tables into the subquery and cost ~12 ms of planning a hand.
-    role = Membership.objects.filter(club_id=OuterRef("club_id"), player__user_id=user_id)
-    allowed = [r.value for r in Role if r.includes(Role.PLAYER)]
-    return (
-        _game_read(game_id)
-        .annotate(actor_role=Subquery(role.order_by().values("role")[:1]))
-        .filter(actor_role__in=allowed)
-    )
+def door_reads() -> list[str]:
+    """Of the rows read with a game at a door, the columns read: its club's name, what its
+    answer shows of its teams, what the event's rules and its result read."""
+    return ["club__name", *TEAMS_SHOWN, *gate_reads(), *result_reads()]
 
 
 def game_with_hands_for(*, actor: Actor, game_id: int) -> Game | None:
