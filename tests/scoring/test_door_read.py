@@ -149,7 +149,7 @@ def test_who_may_not_see_the_game_gets_none_as_if_it_did_not_exist() -> None:
 def test_what_cannot_be_joined_as_the_database_gives_it_is_refused_when_the_read_is_made() -> None:
     with pytest.raises(TypeError, match="cannot join"):
         game_as_read_by_a_door(game_id=1, user_id=None, related=["created_by"], reads=[])
-    with pytest.raises(TypeError, match="created_by.last_login"):
+    with pytest.raises(TypeError, match=r"created_by\.last_login"):
         game_as_read_by_a_door(game_id=1, user_id=None, related=["created_by"], reads=[])
 
 
