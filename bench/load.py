@@ -18,8 +18,8 @@ waiting, is not sent and counted as shed.
 Afterwards it prints requests a second and p50/p95/p99 per kind of request (a hand, a page
 opened, a part polled), errors, shed polls, the CPU the load generator used against the
 server's, and checks that nothing was lost: every hand a tablet sent is stored once, no other,
-and every game's scores are a replay of its hands through the rules engine. The goals (issue
-16): p95 within 200 ms for hands and for reads, no error, nothing shed, nothing lost.
+and every game's scores are a replay of its hands through the rules engine. The goals:
+p95 within 200 ms for hands and for reads, no error, nothing shed, nothing lost.
 
     .venv/bin/python bench/load.py --quick            # 30 s
     .venv/bin/python bench/load.py                    # 150 s, 200 tables, 1,000 phones

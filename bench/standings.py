@@ -12,7 +12,7 @@ and one of the demo's size (``make demo``: 8 teams, round 1 played, round 2 unde
 
 In this process, on the big event: standings computed (every metric of the registry,
 head-to-head and Buchholz included; and the default order), read through the cache cold and
-warm, and the event's version stamp. Cost growth (issue 16: flat): the version stamp and a
+warm, and the event's version stamp. Cost growth (the goal: flat): the version stamp and a
 warm public standings page (Django's test client, every middleware, the stored rendering
 served, the event's counter read on every request) at 16 and at ``--teams`` teams.
 
@@ -23,7 +23,7 @@ phone first opens it, its live part (the htmx poll, a 200 each time), the part a
 (what an open page costs while nothing changes); and a static file through WhiteNoise in the
 same server (before and after: the ceiling is their mean). Each is loaded by ``wrk`` (or,
 without wrk, a threaded keep-alive client, which measures itself as much as the server) with
-``--connections`` connections for ``--duration`` seconds, one after the other. Goal (issue 16):
+``--connections`` connections for ``--duration`` seconds, one after the other. Goal:
 each public page at least half the static file's rate. The database (default
 kaiser_bench_standings) is dropped and created at the start, dropped at the end unless
 --keep-db."""

@@ -653,7 +653,7 @@ CASES: list[Case] = [
         ENTRIES,
         Allowed("the records, now visitors of club A", _entered("adopted")),
     ),
-    # --- The organiser corrects a past hand (issue 15: the game page, as the API) ---
+    # --- The organiser corrects a past hand (the game page, as the API) ---
     Case(
         "an organiser corrects hand 1",
         "organiser",

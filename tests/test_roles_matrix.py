@@ -51,7 +51,7 @@ class World:
                 "game": self.game.id,
                 "team": self.team.id,
                 "player": self.team.player_one_id,
-                # the player-role user's membership and player record (issue 3's rows)
+                # the player-role user's membership and player record
                 "member": Membership.objects.get(
                     club=self.club, player__user=self.users["player"]
                 ).id,
@@ -74,7 +74,7 @@ class LazyIds(dict[str, Any]):
 
         if "event" not in self:
             self.update(event_ids(self.world))
-        if key in REPORT_KEYS:  # the reports' ids (issue 6), made in the event above
+        if key in REPORT_KEYS:  # the reports' ids, made in the event above
             from tests.tournaments.reports.roles_world import report_ids
 
             self.update(report_ids(self))
@@ -314,7 +314,7 @@ ENDPOINTS: list[Endpoint] = [
     ),
 ]
 
-# --- Clubs between tournaments: members, invitations, CSV, merging, player pages (issue 3) ---
+# --- Clubs between tournaments: members, invitations, CSV, merging, player pages ---
 # Club pages: not a member is 404 (as for a club that does not exist); a member whose role is
 # too low is 403. Player pages: a private player's page is for their clubs' members and staff.
 MEMBER_PAGE = expect(
@@ -476,7 +476,7 @@ ENDPOINTS += [
         "non-member's player page",
         "get",
         "/players/{player}/",  # a team's player who is nobody's member, page not public:
-        expect(  # a visitor the club seated, whose page its club admins may open (issue 13)
+        expect(  # a visitor the club seated, whose page its club admins may open
             anonymous=302,
             outsider=404,
             player=404,
@@ -502,7 +502,7 @@ ENDPOINTS += [
     ),
 ]
 
-# --- Events: tournaments and club nights (issue 4) -------------------------------------------
+# --- Events: tournaments and club nights -------------------------------------------
 # {event} is a Swiss event of the world's club with four teams and round 1 generated (not
 # started); {pairing} is its first game (one hand recorded), {entry} a team, {table} table 1,
 # {season} a season of the club, {job} the generation job that made round 1.
@@ -787,7 +787,7 @@ ENDPOINTS += [
     ),
 ]
 
-# --- PDF reports (issue 6): the organiser's page, its job list, the download, a rerun. ---------
+# --- PDF reports: the organiser's page, its job list, the download, a rerun. ---------
 # {report} is a done standings report of {event} with a file; {failed_report} a failed one.
 REPORT_KEYS = ("report", "failed_report")
 EVENT_KEYS += REPORT_KEYS
@@ -800,7 +800,7 @@ ENDPOINTS += [
     Endpoint("report rerun", "post", R + "{failed_report}/rerun", page_manage_event(302)),
 ]
 
-# --- The table page (issue 5) -----------------------------------------------------------------
+# --- The table page -----------------------------------------------------------------
 # {table} is table 1 of the Swiss event above, a tournament: no device here holds its code, so
 # of the signed-in only the club's organisers and up open it (at a club night a scorekeeper
 # would too; tests/table/test_access.py has the code's own rows). Writes pass the access check
@@ -883,7 +883,7 @@ ENDPOINTS += [
 NOT_YET_COVERED: set[str] = set()
 
 
-# --- Public pages (issue 6): no sign-in for anyone while the event's public pages are on. ----
+# --- Public pages: no sign-in for anyone while the event's public pages are on. ----
 # {player} (a team's player in the world, not public) has no public page: 404 for everyone,
 # signed in or not; {season} has no public club night, so no public leaderboard.
 NOT_FOUND = expect(
@@ -912,7 +912,7 @@ ENDPOINTS += [
 ]
 
 
-# --- Event export and import as JSON (issue 7) ------------------------------------------------
+# --- Event export and import as JSON ------------------------------------------------
 def _event_file(world: World) -> dict[str, Any]:
     """An export of a small event of the world's club, to import as a copy."""
     import datetime as dt

@@ -1,5 +1,5 @@
 """Every page of a club's day in Debian's chromium, at a phone (390 px), a tablet (768 px) and
-a laptop (1366 px), in English and in French (issue 15).
+a laptop (1366 px), in English and in French.
 
 One browser, one sweep: each page is opened once per language and measured at the three
 widths (tests/browser/checks.js), and each test below reads one kind of finding:

@@ -1,4 +1,4 @@
-"""The organiser's day in Debian's chromium, as a person does it (issue 15): a tournament
+"""The organiser's day in Debian's chromium, as a person does it: a tournament
 made through the form, eight teams typed in, two Swiss rounds played from the tablet pages
 (each table's code opens its page; the table moves to its next game when round 2 starts),
 one hand corrected from the game page (with its preview), the standings PDF made from the

@@ -1,4 +1,4 @@
-"""Nothing accepted breaks a read (issue 11): a Hypothesis state machine makes random writes
+"""Nothing accepted breaks a read: a Hypothesis state machine makes random writes
 through the API and the table endpoints of a running Swiss event, with values drawn mostly
 from what a scorekeeper or an organiser sends (so hands get recorded, games end, rounds get
 generated) and otherwise from the extremes of every type (``fuzz_values``). After each write:

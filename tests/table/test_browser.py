@@ -142,7 +142,7 @@ def test_verification_by_the_other_partnership(tablet: Any) -> None:
     assert (game.hand_count, game.ew_score) == (0, 0)
     expect(page.locator("#score-ew")).to_have_text("0")
 
-    # Only East and West are offered: South is North's partner (issue 15, item 8).
+    # Only East and West are offered: South is North's partner.
     seats = page.locator("#pending [data-action=confirm]")
     expect(seats).to_have_count(2)
     assert [seats.nth(i).get_attribute("data-seat") for i in range(2)] == ["1", "3"]

@@ -257,7 +257,7 @@ def test_a_finished_game_no_one_agreed_to_is_left_once_the_next_one_begins() -> 
 
 
 def test_the_table_moves_to_its_next_game_when_the_round_starts_agreed_or_not() -> None:
-    """Issue 15: a hall forgets to tap "agree"; the end screen stays until the next game
+    """A hall forgets to tap "agree"; the end screen stays until the next game
     starts, then the table shows that game."""
     from tournaments.services.rounds import round_start
 

@@ -1,4 +1,4 @@
-"""Issue 15, item 3: the organiser corrects one hand from the event's game page: the hand's
+"""The organiser corrects one hand from the event's game page: the hand's
 fields, a reason, a preview of what changes (every later score, the result, the bracket),
 then the correction, through the games API's own parsing and service (see also
 tests/test_both_doors.py, where both doors give the same answers)."""

@@ -1,4 +1,4 @@
-"""Each case of issue 12 with its literal placings, on every surface: the API, the organiser's
+"""Each placings case with its literal placings, on every surface: the API, the organiser's
 event page, the public standings, event home, bracket and projector, the standings PDF and
 the CSV. Each event is played through the services (hands recorded until a side wins)."""
 

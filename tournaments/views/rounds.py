@@ -257,7 +257,7 @@ def pairing_detail(request: HttpRequest, event: Event, pairing_id: int) -> HttpR
 PairingAction = Callable[[HttpRequest, Event, Pairing], HttpResponse]
 
 
-# --- correcting one hand (issue 15): the API's parsing, the API's service ----------------------
+# --- correcting one hand: the API's parsing, the API's service -----------------------------------
 
 
 def _correction_context(request: HttpRequest, pairing: Pairing) -> dict[str, Any]:

@@ -1,4 +1,4 @@
-"""Issue 15, item 9: the public score sheet, round list and bracket say how each game ended
+"""The public score sheet, round list and bracket say how each game ended
 (the target, the minus line, stealing the five, time, a forfeit), read from the game
 (``Game.end_text``), and a forfeit 52–0 is never shown as a played game."""
 
