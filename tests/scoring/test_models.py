@@ -77,7 +77,8 @@ def test_bid_out_of_range_is_refused(bid: int) -> None:
 
 @pytest.mark.parametrize("bid", [1, 12])
 def test_bid_range_ends_are_accepted(bid: int) -> None:
-    hand_row(start_game(), bid=bid)
+    stored = hand_row(start_game(), bid=bid)
+    assert Hand.objects.get(id=stored.id).bid == bid
 
 
 @pytest.mark.parametrize("tricks", [9, 12])
@@ -87,7 +88,8 @@ def test_bidding_team_tricks_out_of_range_is_refused(tricks: int) -> None:
 
 @pytest.mark.parametrize("tricks", [0, 8])
 def test_tricks_range_ends_are_accepted(tricks: int) -> None:
-    hand_row(start_game(), bidding_team_tricks=tricks)
+    stored = hand_row(start_game(), bidding_team_tricks=tricks)
+    assert Hand.objects.get(id=stored.id).bidding_team_tricks == tricks
 
 
 def test_bidder_tricks_out_of_range_is_refused() -> None:
@@ -107,7 +109,8 @@ def test_a_played_hand_needs_a_bidder_and_a_bid() -> None:
 
 
 def test_a_misdeal_needs_no_bid() -> None:
-    hand_row(start_game(), kind="misdeal", bidder=None, bid=None, bidding_team_tricks=None)
+    stored = hand_row(start_game(), kind="misdeal", bidder=None, bid=None, bidding_team_tricks=None)
+    assert Hand.objects.filter(id=stored.id, kind="misdeal", bid__isnull=True).exists()
 
 
 def test_a_game_needs_two_different_teams() -> None:
