@@ -4,9 +4,12 @@ looked up, and before any transaction): a body longer than ``settings.MAX_REQUES
 Content-Length, unread; a JSON body nested deeper than any request of the app needs is refused
 with a sentence instead of exhausting the parser (a RecursionError is a 500).
 
-A body sent without a Content-Length (chunked) is never read by Django, so it cannot be larger.
-Each upload has its own smaller limit, said where it is read (``tournaments/transfer/limits.py``,
-the CSV imports)."""
+A body sent chunked (no Content-Length) comes here with its length when the server says where it
+ends (gunicorn): ``kaiser_club/chunked.py`` reads it, within the same limit, before Django does.
+Beyond the limit it is refused with 413 here; under a server that cannot say where it ends it is
+refused with 411 and a sentence, never read as an empty body (which answered 200 and changed
+nothing). Each upload has its own smaller limit, said where it is read
+(``tournaments/transfer/limits.py``, the CSV imports)."""
 
 from __future__ import annotations
 
@@ -19,8 +22,9 @@ from django.conf import settings
 from django.core.exceptions import RequestDataTooBig
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.utils.html import escape
-from django.utils.translation import gettext
+from django.utils.translation import get_language, gettext
 
+from .chunked import OVER_LIMIT, body_limit, is_chunked
 from .errors import InvalidInput
 
 # The largest id, hand number or version a request may name: a database integer. A larger one
@@ -144,24 +148,47 @@ def too_large_text(length: int, limit: int) -> str:
     ) % {"size": f"{length / 1048576:.1f}", "limit": f"{limit / 1048576:.1f}"}
 
 
-def too_large(request: HttpRequest, length: int, limit: int) -> HttpResponse:
-    """413 with the sentence: JSON for the API and scripts, a short page for a browser's form."""
-    text = too_large_text(length, limit)
+def too_large_unmeasured_text(limit: int) -> str:
+    return gettext(
+        "The request carries more than %(limit)s MiB; this server takes at most %(limit)s MiB "
+        "in one request. An exported event or a CSV file is far smaller: check the file chosen."
+    ) % {"limit": f"{limit / 1048576:.1f}"}
+
+
+def length_required_text() -> str:
+    return gettext(
+        "This request's body was sent in chunks (Transfer-Encoding: chunked) with no "
+        "Content-Length, and this server cannot read it so: send it again with a "
+        "Content-Length header, as any HTTP client does when it is given the whole body."
+    )
+
+
+def unread_body(request: HttpRequest, text: str, *, status: int, code: str) -> HttpResponse:
+    """A refusal of a body left unread: JSON for the API and scripts, a short page for a
+    browser's form; the connection is closed (the rest of the body is not read)."""
     accept = request.headers.get("Accept", "")
     if (
         request.path.startswith("/api/")
         or "json" in (request.content_type or "")
         or ("json" in accept and "html" not in accept)
     ):
-        response: HttpResponse = JsonResponse({"detail": text, "code": "too_large"}, status=413)
+        response: HttpResponse = JsonResponse({"detail": text, "code": code}, status=status)
     else:
         response = HttpResponse(
-            f'<!doctype html><html lang="en"><meta charset="utf-8"><title>413</title>'
+            f'<!doctype html><html lang="{get_language() or "en"}"><meta charset="utf-8">'
+            f"<title>{status}</title>"
             f"<p>{escape(text)}</p></html>",
-            status=413,
+            status=status,
         )
-    response["Connection"] = "close"  # the rest of the body is not read
+    response["Connection"] = "close"
     return response
+
+
+def too_large(request: HttpRequest, length: int | None, limit: int) -> HttpResponse:
+    """413 with the sentence (``length`` None: a chunked body, read no further than the
+    limit)."""
+    text = too_large_unmeasured_text(limit) if length is None else too_large_text(length, limit)
+    return unread_body(request, text, status=413, code="too_large")
 
 
 def declared_length(request: HttpRequest) -> int | None:
@@ -185,6 +212,13 @@ class RequestLimitsMiddleware:
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
         limit = getattr(settings, "MAX_REQUEST_BYTES", None)
+        if request.META.get(OVER_LIMIT):  # chunked, and longer than kaiser_club.chunked reads
+            return too_large(request, None, body_limit())
+        if is_chunked(request.META) and "wsgi.input" in request.META:
+            # Left chunked under WSGI: the server did not say where the body ends, so it was
+            # not read, and Django would read it as empty (a write going through without it).
+            # (Under ASGI Django reads the whole body itself.)
+            return unread_body(request, length_required_text(), status=411, code="length_required")
         length = declared_length(request)
         if length is None:
             return JsonResponse({"detail": bad_length_text(), "code": "bad_length"}, status=400)

@@ -73,9 +73,11 @@ REOPEN_REASON = (
     "Say why this finished game is reopened: the reason is kept in its history, and its result "
     "leaves the ratings and standings until it ends again."
 )
-NOT_KNOWN = (
-    "Player {b_player} is not a member or a known visitor of {club}: choose one of its "
-    "players, or type a visitor in by name."
+# An id in an API body is looked for among the user's clubs' rows only (kaiser_club/api/
+# visible.py): club B's is answered as an id that does not exist, naming nothing of club B.
+NO_PLAYER = (
+    "There is no player {b_player} that your clubs know: choose one of their members, former "
+    "members or visitors."
 )
 
 
@@ -625,7 +627,7 @@ CASES: list[Case] = [
         {"players": ("b1", "b2")},
         clubs_scene,
         ("entries API",),  # the pages take names (next case)
-        Refused(400, NOT_KNOWN),
+        Refused(400, NO_PLAYER),
     ),
     Case(
         "entry naming club B's members by name",
@@ -685,7 +687,7 @@ CASES: list[Case] = [
         {"players": ("b1", "b2")},
         clubs_scene,
         ("teams API", "entries API"),
-        Refused(400, NOT_KNOWN),
+        Refused(400, NO_PLAYER),
     ),
     Case(
         "a game of club B's team",
@@ -693,7 +695,7 @@ CASES: list[Case] = [
         {"teams": ("b", "a")},
         clubs_scene,
         ("games API, new game",),  # no page starts a game
-        Refused(400, "Team {b_team} is not a team of {club}."),
+        Refused(400, "There is no team {b_team} that you can see."),
     ),
     Case(
         "a game seating club B's member",
@@ -701,7 +703,7 @@ CASES: list[Case] = [
         {"teams": ("a", "a2"), "seats": {"north": "b1", "south": "a2", "east": "a3", "west": "a4"}},
         clubs_scene,
         ("games API, new game",),
-        Refused(400, "North and south must be the two players of {a_team_name}."),
+        Refused(400, NO_PLAYER),
     ),
 ]
 
@@ -723,7 +725,9 @@ def error_messages(answer: Any) -> list[str]:
 
 def said(answer: Any, door: Door) -> str:
     if door.kind in ("api", "table"):
-        return str(answer.json().get("detail"))
+        body = answer.json()
+        fields = [v[0] for v in body.values() if isinstance(v, list) and v]  # DRF's field errors
+        return str(body["detail"] if "detail" in body or not fields else fields[0])
     return " | ".join(error_messages(answer)) or answer.content.decode()[:2000]
 
 

@@ -171,6 +171,15 @@ NOT_KNOWN = (
     "Player {b_player} is not a member or a known visitor of {a_club_name}: choose one of its "
     "players, or type a visitor in by name."
 )
+# An id in an API body is looked for among the user's clubs' rows only (kaiser_club/api/
+# visible.py): club B's is answered as an id that does not exist, naming nothing of club B.
+NO_PLAYER = (
+    "There is no player {b_player} that your clubs know: choose one of their members, former "
+    "members or visitors."
+)
+NO_CLUB = "There is no club {b_club} that you are a member of."
+NO_TEAM = "There is no team {b_team} that you can see."
+NO_SEASON = "There is no season {b_season} that you can see."
 IMPORTED_TEAM = (
     "Team 1: club '{b_club_name}' is not one you organise; the team becomes a team of "
     "{a_club_name}."
@@ -195,7 +204,7 @@ ROWS: list[Row] = [
         "post",
         "/api/teams/",
         400,
-        NOT_KNOWN,
+        NO_PLAYER,
         lambda i: {
             "club": i["a_club"],
             "name": "Raiders",
@@ -209,8 +218,8 @@ ROWS: list[Row] = [
         "api",
         "post",
         "/api/teams/",
-        403,
-        "Only a club's organisers can register its teams.",
+        400,
+        NO_CLUB,
         lambda i: {
             "club": i["b_club"],
             "name": "Raiders",
@@ -225,7 +234,7 @@ ROWS: list[Row] = [
         "post",
         G,
         400,
-        "Team {b_team} is not a team of {a_club_name}.",
+        NO_TEAM,
         lambda i: {
             "club": i["a_club"],
             "ns_team": i["b_team"],
@@ -239,8 +248,8 @@ ROWS: list[Row] = [
         "api",
         "post",
         G,
-        403,
-        "Only organisers of {b_club_name} can start its games.",
+        400,
+        NO_CLUB,
         lambda i: {
             "club": i["b_club"],
             "ns_team": i["b_team"],
@@ -255,7 +264,7 @@ ROWS: list[Row] = [
         "post",
         G,
         400,
-        "North and south must be the two players of A Aces.",
+        NO_PLAYER,
         lambda i: {
             "club": i["a_club"],
             "ns_team": i["a_team"],
@@ -368,8 +377,8 @@ ROWS: list[Row] = [
         "api",
         "post",
         "/api/events/",
-        403,
-        "Only organisers of {b_club_name} can create its events.",
+        400,
+        NO_CLUB,
         lambda i: _new_event(i, club=i["b_club"]),
         ok=201,
     ),
@@ -379,7 +388,7 @@ ROWS: list[Row] = [
         "post",
         "/api/events/",
         400,
-        "Season 2026–27 belongs to another club.",
+        NO_SEASON,
         lambda i: _new_event(i, club=i["a_club"], season=i["b_season"]),
         ok=201,
     ),
@@ -389,7 +398,7 @@ ROWS: list[Row] = [
         "patch",
         AE,
         400,
-        "Season 2026–27 belongs to another club.",
+        NO_SEASON,
         lambda i: {"season": i["b_season"]},
         ok=200,
     ),
@@ -418,8 +427,8 @@ ROWS: list[Row] = [
         "api",
         "post",
         "/api/seasons/",
-        403,
-        "Only organisers of {b_club_name} can add its seasons.",
+        400,
+        NO_CLUB,
         lambda i: {"club": i["b_club"], "name": "2027"},
         ok=201,
     ),
@@ -429,8 +438,9 @@ ROWS: list[Row] = [
         "post",
         "/api/events/import/",
         403,
-        "The event's club, {b_club_name}, is not one you organise; only its organisers may "
-        "import its events.",
+        "The event's club, {b_club_name} ({b_slug}), is not a club you organise: only its "
+        "organisers may import its events, and only staff an event of a club that is not on "
+        "this server (the club is then created with the event).",
         lambda i: _event_file(i, club="b"),
         ok=201,
     ),
@@ -461,7 +471,7 @@ ROWS: list[Row] = [
         "post",
         AE + "entries/",
         400,
-        NOT_KNOWN,
+        NO_PLAYER,
         lambda i: {"player_one": i["b_player"], "player_two": i["b_player2"]},
         ok=201,
     ),
@@ -809,7 +819,7 @@ ROWS: list[Row] = [
         "post",
         PE + "reports/",
         302,
-        "Game {b_pairing_game} is not a game of {a_event_name}.",
+        "That game is not part of this event.",
         lambda i: {"kind": "score_sheet", "game": i["b_pairing_game"]},
         ok=302,
     ),
@@ -1045,9 +1055,11 @@ def error_messages(answer: Any) -> list[str]:
 
 def shows(answer: Any, row: Row, sentence: str) -> bool:
     if row.door in ("api", "table"):
+        body = answer.json()
         if row.through:
-            return sentence in answer.json().get("notes", [])
-        return bool(answer.json().get("detail") == sentence)
+            return sentence in body.get("notes", [])
+        fields = [v for v in body.values() if isinstance(v, list)]  # DRF's field errors
+        return bool(body.get("detail") == sentence or any(sentence in v for v in fields))
     if answer.status_code == 302:
         if row.through:
             return sentence in [m.message for m in get_messages(answer.wsgi_request)]

@@ -201,7 +201,7 @@ ENDPOINTS: list[Endpoint] = [
         "/api/games/",
         expect(
             anonymous=403,
-            outsider=403,
+            outsider=400,  # a club not theirs: answered as an id that does not exist
             player=403,
             scorekeeper=403,
             organiser=201,
@@ -265,7 +265,7 @@ ENDPOINTS: list[Endpoint] = [
         "/api/teams/",
         expect(
             anonymous=403,
-            outsider=403,
+            outsider=400,  # a club not theirs: answered as an id that does not exist
             player=403,
             scorekeeper=403,
             organiser=201,
@@ -526,7 +526,7 @@ def manage_event(ok: int) -> dict[str, int]:
 def organisers_create(ok: int) -> dict[str, int]:
     return expect(
         anonymous=403,
-        outsider=403,
+        outsider=400,  # the club named is not theirs: answered as an id that does not exist
         player=403,
         scorekeeper=403,
         organiser=ok,

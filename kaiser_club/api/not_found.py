@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.utils.translation import gettext
 from django.views import defaults
+
+from ..sentences import Translatable, render
 
 
 def page_not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
@@ -16,4 +18,8 @@ def page_not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
             },
             status=404,
         )
+    said = exception.args[0] if exception is not None and exception.args else None
+    if isinstance(said, Translatable) and not isinstance(said, str):
+        # A view's Http404(N_("...")): Django's page shows only a text, else the class's name.
+        exception = Http404(render(said))
     return defaults.page_not_found(request, exception)

@@ -24,6 +24,7 @@ from ..actors import Actor
 from ..errors import Conflict, InvalidInput, NotAllowed, NotFound
 from ..models import FormerMembership, Invitation, Membership, Player
 from ..roles import Role
+from ..selectors import club_ids_with_role
 from .selectors import clubs_where_not_admin, players_managed_by
 
 EXAMPLES = 3  # rows named in a refusal
@@ -210,6 +211,15 @@ def require_may_merge(*, actor: Actor, keep: Player, duplicate: Player) -> None:
             % {"id": outside[0].id}
         )
     elsewhere = clubs_where_not_admin(user=actor.user, players=players)
+    member_of = set(club_ids_with_role(user=actor.user, at_least=Role.PLAYER) or ())
+    if any(club.id not in member_of for club in elsewhere):
+        # A club the actor is not in is not named: a refusal tells nothing of other clubs.
+        raise NotAllowed(
+            N_(
+                "One of these records is a member of a club you are not in, so you cannot "
+                "merge them. Ask a club admin of every club involved, or staff."
+            )
+        )
     if elsewhere:
         raise NotAllowed(
             _(

@@ -8,7 +8,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.db.models import QuerySet
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
@@ -39,9 +39,9 @@ from .selectors import club_members, club_past_facts, membership_in_club, player
 def club_for(request: HttpRequest, slug: str, *, at_least: Role) -> tuple[Club, Role]:
     """The club and the user's role in it. Not a member: 404 (as for a club that does not
     exist). A member whose role is too low: 403."""
-    club = get_object_or_404(Club, slug=slug)
-    role = role_in_club(user=request.user, club_id=club.id)
-    if role is None:
+    club = Club.objects.filter(slug=slug).first()
+    role = role_in_club(user=request.user, club_id=club.id) if club is not None else None
+    if club is None or role is None:  # the same answer: nothing said of another club
         raise Http404(_("No such club, or you are not a member of it."))
     if not role.includes(at_least):
         raise PermissionDenied(

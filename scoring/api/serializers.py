@@ -9,7 +9,8 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from kaiser_club.api.made_once import MadeOnce
-from kaiser_club.models import Club, Player
+from kaiser_club.api.visible import club_id_field, player_id_field
+from kaiser_club.models import Player
 from kaiser_club.request_limits import LARGEST_ID
 from kaiser_club.sentences import N_
 
@@ -26,6 +27,7 @@ from ..models import Game, GameChange, Hand, Team
 from ..results import ADJUSTED, game_result
 from ..rules import Contract, HandEntry, HandKind, MisdealReason, Seat, Suit
 from ..rules import Team as Side
+from .seen import team_id_field
 
 HAND_NUMBER_MAX = 32767  # Hand.number is a PositiveSmallIntegerField
 
@@ -39,12 +41,10 @@ class PlayerRefSerializer(serializers.ModelSerializer[Player]):
 class TeamSerializer(serializers.ModelSerializer[Team]):
     player_one = PlayerRefSerializer(read_only=True)
     player_two = PlayerRefSerializer(read_only=True)
-    player_one_id = serializers.PrimaryKeyRelatedField(
-        source="player_one", queryset=Player.objects.all(), write_only=True
-    )
-    player_two_id = serializers.PrimaryKeyRelatedField(
-        source="player_two", queryset=Player.objects.all(), write_only=True
-    )
+    # Ids among the user's clubs' only: another club's is answered as one that does not exist.
+    club = club_id_field(required=False, allow_null=True)
+    player_one_id = player_id_field(source="player_one", write_only=True)
+    player_two_id = player_id_field(source="player_two", write_only=True)
 
     class Meta:
         model = Team
@@ -284,13 +284,14 @@ class GameDetailSerializer(GameSerializer):
 
 
 class GameCreateSerializer(serializers.Serializer[dict[str, Any]]):
-    club = serializers.PrimaryKeyRelatedField(queryset=Club.objects.all())
-    ns_team = serializers.PrimaryKeyRelatedField(queryset=Team.objects.all())
-    ew_team = serializers.PrimaryKeyRelatedField(queryset=Team.objects.all())
-    north = serializers.PrimaryKeyRelatedField(queryset=Player.objects.all(), required=False)
-    east = serializers.PrimaryKeyRelatedField(queryset=Player.objects.all(), required=False)
-    south = serializers.PrimaryKeyRelatedField(queryset=Player.objects.all(), required=False)
-    west = serializers.PrimaryKeyRelatedField(queryset=Player.objects.all(), required=False)
+    # Ids among the user's clubs' only: another club's is answered as one that does not exist.
+    club = club_id_field()
+    ns_team = team_id_field()
+    ew_team = team_id_field()
+    north = player_id_field(required=False)
+    east = player_id_field(required=False)
+    south = player_id_field(required=False)
+    west = player_id_field(required=False)
     first_dealer = serializers.ChoiceField(choices=SeatChoice.choices)
     preset = serializers.CharField(required=False, allow_blank=True, max_length=40)
     rules = serializers.DictField(

@@ -35,6 +35,7 @@ from ..selectors import (
     game_with_hands_for,
     games_visible_to,
 )
+from .seen import GameFilter, TeamFilter
 from .serializers import (
     RECORDED,
     AddMinutesSerializer,
@@ -79,7 +80,7 @@ class TeamViewSet(
     viewsets.GenericViewSet[Team],
 ):
     serializer_class = TeamSerializer
-    filterset_fields = ["club"]
+    filterset_class = TeamFilter
 
     def get_queryset(self) -> QuerySet[Team]:
         ids = club_ids_with_role(user=self.request.user, at_least=Role.PLAYER)
@@ -104,7 +105,7 @@ def no_game(game_id: int | str) -> NotFound:
 
 
 class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet[Game]):
-    filterset_fields = ["club", "status"]
+    filterset_class = GameFilter
     lookup_value_regex = ID_IN_PATH
 
     def get_queryset(self) -> QuerySet[Game]:
@@ -145,7 +146,7 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gen
 
     @extend_schema(request=GameCreateSerializer, responses={201: GameDetailSerializer, **ERRORS})
     def create(self, request: Request) -> Response:
-        incoming = GameCreateSerializer(data=request.data)
+        incoming = GameCreateSerializer(data=request.data, context={"request": request})
         incoming.is_valid(raise_exception=True)
         data = incoming.validated_data
         seats = (

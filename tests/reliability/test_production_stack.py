@@ -24,6 +24,7 @@ codes do not touch each other. Everything is started here and stopped here, by p
 
 from __future__ import annotations
 
+import base64
 import concurrent.futures
 import http.client
 import io
@@ -698,6 +699,41 @@ def test_a_body_over_the_limit_is_refused_through_the_proxy_unread(stack: Stack)
     after = prod.rss_mib(mode.web.pids())
     # Reading the body grew a worker by 544 MiB; a request's own costs are a few MiB.
     assert after - before < 50, f"the web processes grew from {before:.0f} to {after:.0f} MiB"
+
+
+def test_a_chunked_body_is_read_through_the_proxy(stack: Stack) -> None:
+    """A PATCH whose body is sent in chunks (no Content-Length), through Caddy to gunicorn,
+    changes the event: it was read as an empty body, answered 200 and changed nothing
+    (kaiser_club/chunked.py)."""
+    mode = stack.production
+    assert mode.ca is not None
+    context = ssl.create_default_context(cafile=str(mode.ca))
+    conn = http.client.HTTPSConnection("127.0.0.1", mode.proxy_port, timeout=30)
+    conn.sock = context.wrap_socket(
+        socket.create_connection(("127.0.0.1", mode.proxy_port), 30, (CLUB, 0)),
+        server_hostname=mode.host,
+    )
+    event = stack.seeded["event"]
+    credentials = base64.b64encode(f"organiser:{PASSWORD}".encode()).decode()
+    conn.putrequest("PATCH", f"/api/events/{event}/", skip_host=True)
+    for name, value in {
+        "Host": mode.host,
+        "Content-Type": "application/json",
+        "Accept": "application/json",
+        "Authorization": f"Basic {credentials}",
+        "Transfer-Encoding": "chunked",
+    }.items():
+        conn.putheader(name, value)
+    conn.endheaders()
+    body = json.dumps({"venue": "Legion 45 (sent in chunks)"}).encode()
+    for piece in (body[:9], body[9:]):
+        conn.send(f"{len(piece):x}\r\n".encode() + piece + b"\r\n")
+    conn.send(b"0\r\n\r\n")
+    answer = conn.getresponse()
+    said = answer.read()
+    conn.close()
+    assert answer.status == 200, said[:300]
+    assert json.loads(said)["venue"] == "Legion 45 (sent in chunks)"
 
 
 def test_last_stopped_services_fail_their_health_checks(stack: Stack) -> None:

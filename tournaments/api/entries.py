@@ -36,7 +36,7 @@ class EntryListView(EventView):
     @extend_schema(request=EntryCreateSerializer, responses={201: EntrySerializer, **ERRORS})
     def post(self, request: Request, pk: int) -> Response:
         event = self.event(request, pk)
-        incoming = EntryCreateSerializer(data=request.data)
+        incoming = EntryCreateSerializer(data=request.data, context={"request": request})
         incoming.is_valid(raise_exception=True)
         data = incoming.validated_data
         common = {"seed": data.get("seed"), "rating": data.get("rating"), "club": data.get("club")}

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import django_filters.rest_framework as filters
 from django.db.models import QuerySet
 from drf_spectacular.utils import extend_schema
 from rest_framework import mixins, status, viewsets
@@ -13,7 +14,9 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from kaiser_club.actors import Actor
+from kaiser_club.api.visible import clubs_seen, seen_queryset
 from kaiser_club.errors import NotFound
+from kaiser_club.models import Club
 from kaiser_club.request_limits import ID_IN_PATH
 from kaiser_club.sentences import N_
 
@@ -32,7 +35,28 @@ from .serializers import (
     RuleChangesSerializer,
     SeasonSerializer,
     StandingSerializer,
+    seasons_seen,
 )
+
+
+class SeasonFilter(filters.FilterSet):
+    """``?club=``: one of the user's clubs; another club's id is refused as one that does not
+    exist, not answered with an empty list (``kaiser_club.api.visible``)."""
+
+    club = filters.ModelChoiceFilter(queryset=seen_queryset(clubs_seen, Club))
+
+    class Meta:
+        model = Season
+        fields = ["club"]
+
+
+class EventFilter(filters.FilterSet):
+    club = filters.ModelChoiceFilter(queryset=seen_queryset(clubs_seen, Club))
+    season = filters.ModelChoiceFilter(queryset=seen_queryset(seasons_seen, Season))
+
+    class Meta:
+        model = Event
+        fields = ["club", "kind", "season", "status", "format"]
 
 
 class _NoFormatOverride:
@@ -53,7 +77,7 @@ class SeasonViewSet(
     viewsets.GenericViewSet[Season],
 ):
     serializer_class = SeasonSerializer
-    filterset_fields = ["club"]
+    filterset_class = SeasonFilter
     lookup_value_regex = ID_IN_PATH
 
     def get_queryset(self) -> QuerySet[Season]:
@@ -61,7 +85,7 @@ class SeasonViewSet(
 
     @extend_schema(request=SeasonSerializer, responses={201: SeasonSerializer, **ERRORS})
     def create(self, request: Request, *args: Any, **kwargs: Any) -> Response:
-        incoming = SeasonSerializer(data=request.data)
+        incoming = SeasonSerializer(data=request.data, context={"request": request})
         incoming.is_valid(raise_exception=True)
         data = incoming.validated_data
         if not may_in_club(user=request.user, action=EventAction.MANAGE, club_id=data["club"].id):
@@ -89,7 +113,7 @@ class EventViewSet(
     mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet[Event]
 ):
     serializer_class = EventSerializer
-    filterset_fields = ["club", "kind", "season", "status", "format"]
+    filterset_class = EventFilter
     lookup_value_regex = ID_IN_PATH
     content_negotiation_class = FormatIsAFilter
 
@@ -98,7 +122,7 @@ class EventViewSet(
 
     @extend_schema(request=EventCreateSerializer, responses={201: EventSerializer, **ERRORS})
     def create(self, request: Request) -> Response:
-        incoming = EventCreateSerializer(data=request.data)
+        incoming = EventCreateSerializer(data=request.data, context={"request": request})
         incoming.is_valid(raise_exception=True)
         data = dict(incoming.validated_data)
         club = data.pop("club")
@@ -118,7 +142,9 @@ class EventViewSet(
     @extend_schema(request=EventSettingsSerializer, responses={200: EventSerializer, **ERRORS})
     def partial_update(self, request: Request, pk: str) -> Response:
         event = EventView().event(request, pk, write=True)
-        incoming = EventSettingsSerializer(data=request.data, partial=True)
+        incoming = EventSettingsSerializer(
+            data=request.data, partial=True, context={"request": request}
+        )
         incoming.is_valid(raise_exception=True)
         event = services.event_update(event=event, **incoming.validated_data)
         return Response(EventSerializer(event).data)

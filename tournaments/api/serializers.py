@@ -4,9 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.db.models import QuerySet
+from django.utils.translation import gettext_lazy as _
 from rest_framework import serializers
 
-from kaiser_club.models import Club, Player
+from kaiser_club.api.visible import SeenRelatedField, club_id_field, player_id_field
+from kaiser_club.models import Player
 from kaiser_club.request_limits import LARGEST_ID
 from scoring.api.serializers import HandEntrySerializer
 
@@ -16,8 +19,23 @@ from ..models import Entry, Event, GenerationJob, Pairing, Round, Season, Table
 from ..services.tables import display_code, table_path
 
 
+def seasons_seen(club_ids: Any) -> QuerySet[Season]:
+    return Season.objects.filter(club_id__in=club_ids)
+
+
+def season_id_field(**kwargs: Any) -> SeenRelatedField:
+    """A season of the user's clubs, by id; another club's is answered as one that does not
+    exist (``kaiser_club.api.visible``)."""
+    return SeenRelatedField(
+        seen=seasons_seen,
+        queryset=Season.objects.all(),
+        error_messages={"does_not_exist": _("There is no season {pk_value} that you can see.")},
+        **kwargs,
+    )
+
+
 class SeasonSerializer(serializers.ModelSerializer[Season]):
-    club = serializers.PrimaryKeyRelatedField(queryset=Club.objects.all())
+    club = club_id_field()
     tiebreaks = serializers.ListField(
         child=serializers.ChoiceField(choices=Tiebreak.choices), required=False
     )
@@ -68,9 +86,7 @@ class EventSettingsSerializer(serializers.Serializer[dict[str, Any]]):
     name = serializers.CharField(max_length=160, required=False)
     date = serializers.DateField(required=False)
     venue = serializers.CharField(max_length=200, required=False, allow_blank=True)
-    season = serializers.PrimaryKeyRelatedField(
-        queryset=Season.objects.all(), required=False, allow_null=True
-    )
+    season = season_id_field(required=False, allow_null=True)
     format = serializers.ChoiceField(choices=Format.choices, required=False)
     minutes_per_game = serializers.IntegerField(
         required=False,
@@ -111,7 +127,7 @@ class EventSettingsSerializer(serializers.Serializer[dict[str, Any]]):
 
 
 class EventCreateSerializer(EventSettingsSerializer):
-    club = serializers.PrimaryKeyRelatedField(queryset=Club.objects.all())
+    club = club_id_field()
     kind = serializers.ChoiceField(choices=EventKind.choices, default=EventKind.TOURNAMENT)
     name = serializers.CharField(max_length=160)
     date = serializers.DateField()
@@ -162,9 +178,10 @@ class EntrySerializer(serializers.ModelSerializer[Entry]):
 class EntryCreateSerializer(serializers.Serializer[dict[str, Any]]):
     """A team of two players (ids), or a single player for a progressive event."""
 
-    player_one = serializers.PrimaryKeyRelatedField(queryset=Player.objects.all(), required=False)
-    player_two = serializers.PrimaryKeyRelatedField(queryset=Player.objects.all(), required=False)
-    player = serializers.PrimaryKeyRelatedField(queryset=Player.objects.all(), required=False)
+    # Players the event's organiser's clubs know: another club's is answered as an unknown id.
+    player_one = player_id_field(required=False)
+    player_two = player_id_field(required=False)
+    player = player_id_field(required=False)
     name = serializers.CharField(max_length=160, required=False, allow_blank=True)
     seed = serializers.IntegerField(
         required=False, allow_null=True, min_value=limits.SEED[0], max_value=limits.SEED[1]
@@ -172,9 +189,9 @@ class EntryCreateSerializer(serializers.Serializer[dict[str, Any]]):
     rating = serializers.FloatField(
         required=False, allow_null=True, min_value=limits.RATING[0], max_value=limits.RATING[1]
     )
-    club = serializers.PrimaryKeyRelatedField(
-        queryset=Club.objects.all(), required=False, allow_null=True
-    )
+    # The entry's home club, by id: one of the user's clubs (an id names nothing else here; an
+    # id of a club the user is not in was taken, and its name then came out in the export).
+    club = club_id_field(required=False, allow_null=True)
 
 
 class EntryUpdateSerializer(serializers.Serializer[dict[str, Any]]):

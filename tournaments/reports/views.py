@@ -127,7 +127,11 @@ def _ask(request: HttpRequest, event: Event) -> None:
         game = None
         raw_game = request.POST.get("game", "").strip()
         if raw_game:
-            game = Game.objects.filter(id=whole_number_text(raw_game) or 0).first()
+            # Among the event's own games only: a game of another event (another club's) is
+            # answered as a game that does not exist, without its id or its event's name.
+            number = whole_number_text(raw_game)
+            found = Game.objects.filter(pairing__event=event, id=number) if number else None
+            game = found.first() if found is not None else None
             if game is None:
                 raise NotFound(_("That game is not part of this event."))
         kind = request.POST.get("kind", "")

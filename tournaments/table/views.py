@@ -10,7 +10,7 @@ from functools import wraps
 from typing import Any
 
 from django.db.models import Q
-from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.templatetags.static import static
@@ -107,11 +107,22 @@ def enter(request: HttpRequest, code: str) -> HttpResponse:
     return response
 
 
-def _table(table_id: int) -> Table:
-    table = Table.objects.select_related("event", "event__club").filter(id=table_id).first()
+def _table(table_id: int) -> Table | None:
+    """The table, or None: a table that is not there is refused as one the device may not open
+    (403, the same sentence), so that an answer tells nothing of which tables exist."""
+    return Table.objects.select_related("event", "event__club").filter(id=table_id).first()
+
+
+def _allowed(request: HttpRequest, table: Table | None) -> Access | None:
+    """How the request reaches the table, or None when it may not (or there is no table)."""
     if table is None:
-        raise Http404(_("There is no such table."))
-    return table
+        return None
+    access = access_for(request, table)
+    return access if access.allowed else None
+
+
+def _in_club(request: HttpRequest, table: Table) -> bool:
+    return role_in_club(user=request.user, club_id=table.event.club_id) is not None
 
 
 # --- The page -----------------------------------------------------------------------------------
@@ -121,9 +132,11 @@ def _table(table_id: int) -> Table:
 @require_GET
 def page(request: HttpRequest, table_id: int) -> HttpResponse:
     table = _table(table_id)
-    access = access_for(request, table)
-    if not access.allowed:
-        return render(request, "table/open.html", {"refused": True, "table": table}, status=403)
+    if table is None or _allowed(request, table) is None:
+        # The table's number only for a member of its club; to anyone else, any table id is
+        # refused alike, whether it is another club's or none at all.
+        shown = table if table is not None and _in_club(request, table) else None
+        return render(request, "table/open.html", {"refused": True, "table": shown}, status=403)
     now = table_now(table=table)
     context = _board_context(request, now)
     context["config"] = {
@@ -138,7 +151,7 @@ def page(request: HttpRequest, table_id: int) -> HttpResponse:
 @require_GET
 def board(request: HttpRequest, table_id: int) -> HttpResponse:
     table = _table(table_id)
-    if not access_for(request, table).allowed:
+    if table is None or _allowed(request, table) is None:
         return JsonResponse({"detail": _refused_text(), "code": "not_allowed"}, status=403)
     return JsonResponse(_answer(request, table_now(table=table)))
 
@@ -147,7 +160,7 @@ def board(request: HttpRequest, table_id: int) -> HttpResponse:
 @require_GET
 def state(request: HttpRequest, table_id: int) -> HttpResponse:
     table = _table(table_id)
-    if not access_for(request, table).allowed:
+    if table is None or _allowed(request, table) is None:
         return JsonResponse({"detail": _refused_text(), "code": "not_allowed"}, status=403)
     now = table_now(table=table)
     return JsonResponse({"state": page_state(now, verification=table.event.verification)})
@@ -159,11 +172,11 @@ def _refused_text() -> str:
     )
 
 
-def _write_refused_text(request: HttpRequest, table: Table) -> str:
+def _write_refused_text(request: HttpRequest, table: Table | None) -> str:
     """A member of the event's club hears who may write its tables, the sentence the games API
     answers them with (``tournaments.game_gate``); anyone else, that the device needs the
-    table's code, and nothing of the event."""
-    if role_in_club(user=request.user, club_id=table.event.club_id) is not None:
+    table's code, and nothing of the event (nor whether there is such a table)."""
+    if table is not None and _in_club(request, table):
         return writers_text(table.event)
     return _refused_text()
 
@@ -288,9 +301,9 @@ def table_endpoint(view: Callable[..., dict[str, Any]]) -> View:
     @require_POST
     def wrapped(request: HttpRequest, table_id: int) -> HttpResponse:
         table = _table(table_id)
-        access = access_for(request, table)
+        access = _allowed(request, table)
         try:
-            if not access.allowed:
+            if table is None or access is None:
                 raise NotAllowed(_write_refused_text(request, table))
             data = read.body(request)
             answer = view(request, table, access, data)

@@ -122,6 +122,7 @@ class _Scope:
 
     actor: AnyUser | None
     organised: frozenset[int] | None  # None: every club (staff, or the server's operator)
+    member_of: frozenset[int] | None = None  # clubs where the actor holds any role (None: all)
     notes: list[ImportNote] = field(default_factory=list)
     writing: Said = THE_FILE
     choices: Mapping[int, Choice] = field(default_factory=dict)  # file's player ref -> record
@@ -135,7 +136,9 @@ class _Scope:
             return cls(actor=None, organised=None, choices=choices or {})
         ids = club_ids_with_role(user=actor, at_least=Role.ORGANISER)
         organised = None if ids is None else frozenset(ids)
-        return cls(actor=actor, organised=organised, choices=choices or {})
+        seen = club_ids_with_role(user=actor, at_least=Role.PLAYER)
+        member_of = None if seen is None else frozenset(seen)
+        return cls(actor=actor, organised=organised, member_of=member_of, choices=choices or {})
 
     @property
     def everywhere(self) -> bool:
@@ -143,6 +146,11 @@ class _Scope:
 
     def organises(self, club: Club) -> bool:
         return self.organised is None or club.id in self.organised
+
+    def sees(self, club: Club) -> bool:
+        """Whether the actor is in the club (staff: every club): a club of the file the actor
+        is not in is taken as one that is not on this server, and said alike."""
+        return self.member_of is None or club.id in self.member_of
 
     def note(self, row: Said, why: Said) -> None:
         self.notes.append(ImportNote(row=row, why=why))
@@ -221,25 +229,19 @@ def _check_event_club(data: Any, slug: str, scope: _Scope) -> None:
     """Raises NotAllowed unless the actor organises the event's club (staff for a club that is
     not on this server); reads only the file's header, the event's club and the clubs."""
     club = Club.objects.filter(slug=slug).first()
-    if club is None:
-        if not scope.everywhere:
-            raise NotAllowed(
-                N_(
-                    "The event's club, %(club)s (%(slug)s), is not on this server; only staff may "
-                    "import an event of a club that is not here (the club is created with the "
-                    "event).",
-                    club=file_club_name(data, slug),
-                    slug=slug,
-                )
-            )
-    elif not scope.organises(club):
-        raise NotAllowed(
-            N_(
-                "The event's club, %(name)s, is not one you organise; only its organisers may "
-                "import its events.",
-                name=club.name,
-            )
+    if scope.everywhere or (club is not None and scope.organises(club)):
+        return
+    # A club that is not here and another club are refused alike, in the file's words: the
+    # answer tells nothing of which clubs this server holds, nor their names.
+    raise NotAllowed(
+        N_(
+            "The event's club, %(club)s (%(slug)s), is not a club you organise: only its "
+            "organisers may import its events, and only staff an event of a club that is not on "
+            "this server (the club is then created with the event).",
+            club=file_club_name(data, slug),
+            slug=slug,
         )
+    )
 
 
 class _RolledBack(Exception):
@@ -379,10 +381,15 @@ def _clubs(doc: Document, scope: _Scope) -> dict[str, _FileClub]:
         scope.writing = row.where
         slug, name = row.values["slug"], row.values["name"]
         club = Club.objects.filter(slug=slug).first()
+        if club is not None and not scope.sees(club):
+            club = None  # another club is said as one that is not here: nothing of it is told
         if club is None and not scope.everywhere:
             scope.note(
                 N_("Club %(slug)s (%(name)s)", slug=slug, name=name),
-                N_("it is not on this server, and only staff may add a club; it is not created."),
+                N_(
+                    "it is not one of your clubs: nothing of the file is put in it (only staff "
+                    "may add a club to this server)."
+                ),
             )
         elif club is None:
             if Club.objects.filter(name=name).exists():
@@ -466,18 +473,9 @@ def _team_club(
     if slug is None:
         return None
     named = clubs[slug]
-    if named.club is None:
-        scope.note(
-            row.where,
-            N_(
-                "club '%(name)s' is not on this server, and only staff may add a club; the team "
-                "becomes a team of %(club)s.",
-                name=named.name,
-                club=event_club.name,
-            ),
-        )
-        return event_club
-    if not scope.organises(named.club):
+    if named.club is None or not scope.organises(named.club):
+        # A club that is not here (only staff add one) and a club the actor does not organise
+        # are said alike: the note tells nothing of which clubs this server holds.
         scope.note(
             row.where,
             N_(
@@ -526,8 +524,8 @@ def _teams(
 def _entry_club(
     row: Row, clubs: Mapping[str, _FileClub], event: Event, scope: _Scope
 ) -> Club | None:
-    """The entry's home club: any club on this server (it only labels the entry, as at
-    registration); one that is not here and is not created becomes the event's club."""
+    """The entry's home club: a club of the actor's (it only labels the entry, as at
+    registration); one that is not here, or not the actor's, becomes the event's club."""
     slug = row.links["club"]
     if slug is None:
         return None
@@ -537,8 +535,7 @@ def _entry_club(
     scope.note(
         row.where,
         N_(
-            "club '%(name)s' is not on this server, and only staff may add a club; the entry's "
-            "home club becomes %(club)s.",
+            "club '%(name)s' is not one of your clubs; the entry's home club becomes %(club)s.",
             name=named.name,
             club=event.club.name,
         ),

@@ -115,8 +115,11 @@ def test_create_a_team_with_bad_shapes(club: Club, organiser: APIClient) -> None
     body["club"] = 888888
     unknown = organiser.post("/api/teams/", body, format="json")
     assert unknown.json() == {
-        "club": ['Invalid pk "888888" - object does not exist.'],
-        "player_one_id": ['Invalid pk "999999" - object does not exist.'],
+        "club": ["There is no club 888888 that you are a member of."],
+        "player_one_id": [
+            "There is no player 999999 that your clubs know: choose one of their members, "
+            "former members or visitors."
+        ],
     }
     same = make_player().id
     twice = organiser.post(
@@ -132,17 +135,19 @@ def test_create_a_team_needs_an_organiser(
     club: Club, client_for: ClientFor, role: Role | str | None
 ) -> None:
     answer = client_for(role).post("/api/teams/", team_body(club), format="json")
-    assert answer.status_code == 403
+    # An outsider names a club that is not theirs: answered as a club that does not exist.
+    assert answer.status_code == (400 if role == "outsider" else 403)
+    if role == "outsider":
+        assert club.name not in answer.content.decode()
     assert Team.objects.count() == 0
 
 
 def test_an_organiser_cannot_register_teams_for_another_club(organiser: APIClient) -> None:
-    answer = organiser.post("/api/teams/", team_body(make_club()), format="json")
-    assert answer.status_code == 403
-    assert answer.json() == {
-        "detail": "Only a club's organisers can register its teams.",
-        "code": "not_allowed",
-    }
+    other = make_club()
+    answer = organiser.post("/api/teams/", team_body(other), format="json")
+    assert answer.status_code == 400  # as for a club that does not exist
+    assert answer.json()["club"] == [f"There is no club {other.id} that you are a member of."]
+    assert other.name not in answer.content.decode()
 
 
 def test_a_team_of_another_clubs_players_is_refused_without_their_names(
@@ -151,11 +156,13 @@ def test_a_team_of_another_clubs_players_is_refused_without_their_names(
     other = make_club()
     body = team_body(club, player_two_id=club_player(other).id)
     answer = organiser.post("/api/teams/", body, format="json")
-    assert answer.status_code == 400
-    assert answer.json()["detail"] == (
-        f"Player {body['player_two_id']} is not a member or a known visitor of {club.name}: "
-        "choose one of its players, or type a visitor in by name."
-    )
+    assert answer.status_code == 400  # as for an id that does not exist
+    assert answer.json() == {
+        "player_two_id": [
+            f"There is no player {body['player_two_id']} that your clubs know: choose one of "
+            "their members, former members or visitors."
+        ]
+    }
     assert Player.objects.get(id=body["player_two_id"]).name not in answer.content.decode()
     assert Team.objects.count() == 0
 

@@ -118,19 +118,46 @@ def entry_label(w: World, ref: int) -> str:
     return f"Entry {ref} ({name})"
 
 
-NOT_HERE = "is not on this server, and only staff may add a club"
+NOT_YOUR_CLUB = (
+    "it is not one of your clubs: nothing of the file is put in it (only staff may add a club "
+    "to this server)."
+)
 
 
-def organiser_notes(w: World) -> list[str]:
-    """What an organiser of the event's club only is told, in the order of the file."""
+def organiser_notes(w: World, *, in_regina: bool = False) -> list[str]:
+    """What an organiser of the event's club only is told, in the order of the file. A club
+    the organiser is not in (Regina, unless ``in_regina``) is said as the club that is not on
+    this server (Moose Jaw) is: the notes tell nothing of which clubs the server holds."""
+    entry_other = next(e["ref"] for e in w.document["entries"] if e["team"] == w.team_other)
+    regina_entry = (
+        []
+        if in_regina
+        else [
+            (
+                entry_other,
+                f"{entry_label(w, entry_other)}: club 'Regina Kaiser' is not one of your "
+                "clubs; the entry's home club becomes Saskatoon Kaiser.",
+            )
+        ]
+    )
+    entries = sorted(
+        [
+            *regina_entry,
+            (
+                w.entry_unknown,
+                f"{entry_label(w, w.entry_unknown)}: club 'Moose Jaw Kaiser' is not one of your "
+                "clubs; the entry's home club becomes Saskatoon Kaiser.",
+            ),
+        ]
+    )
     return [
-        f"Club moose-jaw (Moose Jaw Kaiser): it {NOT_HERE}; it is not created.",
+        *([] if in_regina else [f"Club regina (Regina Kaiser): {NOT_YOUR_CLUB}"]),
+        f"Club moose-jaw (Moose Jaw Kaiser): {NOT_YOUR_CLUB}",
         f"{team_label(w, w.team_other)}: club 'Regina Kaiser' is not one you organise; the team "
         "becomes a team of Saskatoon Kaiser.",
-        f"{team_label(w, w.team_unknown)}: club 'Moose Jaw Kaiser' {NOT_HERE}; the team becomes "
-        "a team of Saskatoon Kaiser.",
-        f"{entry_label(w, w.entry_unknown)}: club 'Moose Jaw Kaiser' {NOT_HERE}; the entry's "
-        "home club becomes Saskatoon Kaiser.",
+        f"{team_label(w, w.team_unknown)}: club 'Moose Jaw Kaiser' is not one you organise; the "
+        "team becomes a team of Saskatoon Kaiser.",
+        *[note for _ref, note in entries],
     ]
 
 
@@ -298,10 +325,10 @@ def test_an_organiser_keeps_the_import_in_the_clubs_they_organise(
     assert set(Club.objects.values_list("slug", flat=True)) == clubs
     teams = Team.objects.filter(entries__event=event)
     assert teams.count() == 4 and {t.club_id for t in teams} == {w.home.id}
-    # The entry naming Regina keeps it as its home club (as registration allows); the one
-    # naming the missing club is of the event's club.
+    # The entries naming Regina (a club the organiser is not in) and the missing club are of
+    # the event's club (registration too takes only the registering user's clubs).
     home_clubs = dict(Entry.objects.filter(event=event).values_list("name", "club__slug"))
-    assert sorted(home_clubs.values()) == ["regina", "saskatoon", "saskatoon", "saskatoon"]
+    assert sorted(home_clubs.values()) == ["saskatoon"] * 4
     # Regina's members are neither changed nor linked: the file's players who carry their
     # emails are the event's club's own records of those names (the file was exported from
     # them; a record without an email may be given one), and no record is made.
@@ -331,7 +358,7 @@ def test_an_organiser_of_both_clubs_keeps_the_other_clubs_team_and_members(
 
     assert answer.status == 201, answer.text
     assert answer.notes == [
-        note for note in organiser_notes(w) if "Regina" not in note and "regina" not in note
+        note for note in organiser_notes(w, in_regina=True) if "Regina" not in note
     ]
     event = answer.event
     assert event is not None
@@ -351,7 +378,7 @@ def test_a_player_record_of_another_club_is_not_matched_by_a_member_of_it(
     api_client.force_authenticate(organiser)
     answer = api_client.post("/api/events/import/", w.document, format="json")
     assert answer.status_code == 201, answer.json()
-    assert answer.json()["notes"] == organiser_notes(w)
+    assert answer.json()["notes"] == organiser_notes(w, in_regina=True)
     assert regina_links(w) == links
 
 
@@ -391,8 +418,9 @@ def test_the_command_without_a_user_imports_as_the_operator(world: World, tmp_pa
 # --- Refusals ----------------------------------------------------------------------------------
 
 NOT_YOURS = (
-    "The event's club, Saskatoon Kaiser, is not one you organise; only its organisers may import "
-    "its events."
+    "The event's club, Saskatoon Kaiser (saskatoon), is not a club you organise: only its "
+    "organisers may import its events, and only staff an event of a club that is not on this "
+    "server (the club is then created with the event)."
 )
 
 
@@ -420,9 +448,12 @@ def unknown_event_club(document: dict[str, Any]) -> dict[str, Any]:
     return document
 
 
+# Said as for a club of this server the importer does not organise (NOT_YOURS): the answer
+# tells nothing of which clubs the server holds.
 NOT_HERE_EVENT = (
-    "The event's club, Moose Jaw Kaiser (moose-jaw), is not on this server; only staff may "
-    "import an event of a club that is not here (the club is created with the event)."
+    "The event's club, Moose Jaw Kaiser (moose-jaw), is not a club you organise: only its "
+    "organisers may import its events, and only staff an event of a club that is not on this "
+    "server (the club is then created with the event)."
 )
 
 
