@@ -126,11 +126,11 @@ def _plan(related: tuple[str, ...], reads: tuple[str, ...]) -> _Plan:
         f" LEFT OUTER JOIN {quote(join.model._meta.db_table)} {join.alias} ON {join.on}"
         for join in joins.values()
     )
-    where = f" WHERE {GAME_TABLE_ALIAS}.{quote('id')} = %s"
-    staff_sql = f"SELECT {game_columns}{joined_columns} FROM {froms}{where}"
+    by_id = f" WHERE {GAME_TABLE_ALIAS}.{quote('id')} = %s"
+    staff_sql = f"SELECT {game_columns}{joined_columns} FROM {froms}{by_id}"
     member_sql = (
         f"SELECT {game_columns}, ({_role_in_club()}) AS {quote(ROLE_ALIAS)}{joined_columns} "
-        f"FROM {froms}{where}"
+        f"FROM {froms}{by_id}"
     )
     return _Plan(joins=list(joins.values()), staff_sql=staff_sql, member_sql=member_sql)
 

@@ -5,10 +5,10 @@ result read what they registered."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 import pytest
-from django.contrib.auth.models import AnonymousUser
+from django.contrib.auth.models import AnonymousUser, User
 from django.db import models
 from django.db.models import OuterRef, Subquery
 
@@ -107,7 +107,7 @@ def test_the_door_read_is_the_orm_s(make: Any, who: str) -> None:
     if who == "staff":
         user_id = None
     elif who == "stranger":
-        user_id = UserFactory().pk
+        user_id = cast(User, UserFactory()).pk
     else:
         user_id = member(game.club, Role(who)).pk
     found = game_as_read_by_a_door(
@@ -141,7 +141,7 @@ def test_the_gate_and_the_result_read_nothing_more(
 
 def test_who_may_not_see_the_game_gets_none_as_if_it_did_not_exist() -> None:
     game = start_game()
-    for user in (UserFactory(), AnonymousUser()):
+    for user in (cast(User, UserFactory()), AnonymousUser()):
         assert game_for_actor(actor=Actor.of(user), game_id=game.id) is None
     assert game_for_actor(actor=Actor.of(member(game.club, Role.PLAYER)), game_id=game.id)
 
