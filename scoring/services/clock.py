@@ -31,7 +31,8 @@ def clock_start(*, game_id: int, at: datetime | None = None) -> Game:
     _running(game)
     if game.started_at is None:
         game.started_at = at or timezone.now()
-        game.save(update_fields=["started_at", "updated_at"])
+        game.version += 1  # a hand judged on the clock as it was is judged again
+        game.save(update_fields=["started_at", "version", "updated_at"])
     return game
 
 
@@ -43,7 +44,8 @@ def clock_pause(*, game_id: int) -> Game:
         raise InvalidInput(N_("Time has already been called in this game."))
     if game.paused_at is None:
         game.paused_at = timezone.now()
-        game.save(update_fields=["paused_at", "updated_at"])
+        game.version += 1  # a hand judged on the clock as it was is judged again
+        game.save(update_fields=["paused_at", "version", "updated_at"])
     return game
 
 
@@ -54,7 +56,8 @@ def clock_resume(*, game_id: int) -> Game:
     if game.paused_at is not None:
         game.paused_seconds += int((timezone.now() - game.paused_at).total_seconds())
         game.paused_at = None
-        game.save(update_fields=["paused_at", "paused_seconds", "updated_at"])
+        game.version += 1  # a hand judged on the clock as it was is judged again
+        game.save(update_fields=["paused_at", "paused_seconds", "version", "updated_at"])
     return game
 
 
@@ -66,7 +69,8 @@ def clock_add_minutes(*, game_id: int, minutes: int) -> Game:
         raise InvalidInput(N_("Time has already been called; minutes can no longer be added."))
     _check_new_deadline(game, minutes)
     game.added_minutes += minutes
-    game.save(update_fields=["added_minutes", "updated_at"])
+    game.version += 1  # a hand judged on the clock as it was is judged again
+    game.save(update_fields=["added_minutes", "version", "updated_at"])
     return game
 
 

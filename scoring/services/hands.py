@@ -109,11 +109,13 @@ def hand_record(
         entered_by_seat=entered_by_seat,
     )
     if seen is not None and seen.id == game_id:
+        called = seen.time_called_at  # a call made on the way is undone with the rest
         try:
             with transaction.atomic():
                 return _record(seen, details, locked=False)
         except (_Moved, IntegrityError):
-            pass  # a retry's id or a pending hand's number is taken: the lock tells which
+            seen.time_called_at = called  # a retry's id or a pending hand's number is taken,
+            # or the row moved on: the lock tells which
     with transaction.atomic():
         recorded = _record(lock_game(game_id), details, locked=True)
     if seen is not None and seen.id == game_id:

@@ -304,3 +304,22 @@ def test_no_game_runs_on_past_time_called_once_the_scores_differ(
             if hand.after_time and hand.kind == "played" and hand.ns_score != hand.ew_score:
                 assert hand.number == len(hands), "a game played on past an unequal score"
                 assert game.status == "finished"
+
+
+def test_a_clock_changed_after_the_door_read_the_game_is_the_one_a_hand_is_judged_by() -> None:
+    """The door reads the game, the organiser adds minutes, then the hand arrives past the old
+    deadline: the row moved on (the clock's change is a new version), so the hand is judged
+    under the lock against the new deadline, and time is not called."""
+    game = start_game(preset_name="tournament")
+    Game.objects.filter(id=game.id).update(started_at=timezone.now() - 61 * MINUTE)
+    seen = Game.objects.get(id=game.id)
+    services.clock_add_minutes(game_id=game.id, minutes=5)
+    recorded = services.hand_record(
+        game_id=game.id,
+        entry=played(Seat.NORTH, 7, 5, Side.EW, Side.NS),
+        client_id=uuid.uuid4(),
+        seen=seen,
+    )
+    game.refresh_from_db()
+    assert game.time_called_at is None and not recorded.hand.after_time
+    assert recorded.game is seen and seen.time_called_at is None
