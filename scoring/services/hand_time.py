@@ -7,9 +7,9 @@ table's word only where it can check it:
 - never after the hand reached the server, never before the game's previous hand, nor before
   the game began (its clock's start, or its creation; a game entered from a paper sheet
   afterwards has no clock, and its hands were played before it was entered);
-- once time has been called at T, only the first hand to reach the server after the call
-  (hand number "hands recorded at the call" + 1) may be dated at or before T: the hand a
-  tablet finished offline before the call and sent after it. Every later hand is after the
+- once time has been called at T, only the first hand to reach the server after the call (no
+  other hand, pending ones included, received since T) may be dated at or before T: the hand
+  a tablet finished offline before the call and sent after it. Every later hand is after the
   call, whatever the table says.
 """
 

@@ -36,8 +36,8 @@ def hand_submit(
     """Records the next hand as the event has it: counted at once, or waiting for the other
     partnership when the event verifies and the actor does not direct it. The ruling reads
     who the actor is and where the game stands (not its hands), so it needs no lock; the hand
-    is applied to ``game`` as read, written only if the row has not moved since (else under
-    the game's lock, replayed in full)."""
+    is applied to ``game`` as read, written only if the row has not moved since (else the same
+    again under the game's lock)."""
     ruling = rule_for(game=game, actor=actor, step=Step.ENTER)
     return hand_enter(
         game_id=game.id,

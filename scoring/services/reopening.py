@@ -5,8 +5,9 @@ A finished game's result is read by the ratings, the statistics and (at an event
 standings, so taking its last hand back is not the table's to do at any time:
 
 - whoever entered the game's last hand may take it back within ``REOPEN_WINDOW`` of the end,
-  while no later game of any of its four players has a hand recorded (the table that just
-  finished, noticing a mistyped last hand);
+  while no later game of any of its four players has a hand recorded and the two partnerships
+  have not both agreed to the result (the table that just finished, noticing a mistyped last
+  hand);
 - otherwise only an organiser of the club may, saying why; the reason goes into the game's
   history with who reopened it.
 
@@ -28,6 +29,7 @@ from kaiser_club.text import clean_text
 
 from ..choices import GameStatus, HandAction
 from ..models import Game, GameChange, Hand
+from .verification import acknowledged_teams
 
 REOPEN_WINDOW = timedelta(minutes=10)
 
@@ -39,6 +41,14 @@ def reopening_reason(*, game: Game, actor: Actor, director: bool, reason: str) -
         return ""  # a forfeit's hands are not taken back at all (``undo_last_hand`` says so)
     reason = clean_text(reason)
     if just_finished_by(game=game, actor=actor):
+        if acknowledged_teams(game=game) >= {"ns", "ew"} and not director:
+            raise NotAllowed(
+                gettext(
+                    "Both partnerships agreed to this result: only an organiser of the club "
+                    "can reopen the game now."
+                ),
+                code="reopen_not_allowed",
+            )
         return reason or gettext("Reopened right after it ended, by whoever entered its last hand.")
     if not director:
         raise NotAllowed(

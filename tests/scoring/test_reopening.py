@@ -19,6 +19,7 @@ from scoring.models import Game, GameChange
 from scoring.ratings import current_ratings, forget_ratings
 from scoring.rules import Team as Side
 from scoring.services.reopening import REOPEN_WINDOW
+from scoring.services.verification import game_acknowledge
 from tests.factories import member, start_game
 from tests.table.helpers import make_table, opened
 from tests.tournaments.helpers import winning_hand
@@ -209,3 +210,16 @@ def test_the_same_rule_at_an_events_table(ended: timedelta, allowed: bool) -> No
         assert answer.status_code == 403, answer.content[:300]
         assert answer.json()["code"] == "reopen_not_allowed"
         assert setup.game.status == "finished"
+
+
+def test_a_result_both_partnerships_agreed_to_is_the_organiser_s_to_reopen() -> None:
+    setup = make_table(preset="standard")
+    client = opened(setup)
+    _win_at_the_table(client, setup.table.id, setup.game)
+    for team in (Side.NS, Side.EW):
+        game_acknowledge(game_id=setup.game.id, team=team, by_label="Table 1 (tablet)")
+    answer = _table_undo(client, setup.table.id, setup.game)
+    assert answer.status_code == 403, answer.content[:300]
+    assert answer.json()["code"] == "reopen_not_allowed"
+    setup.game.refresh_from_db()
+    assert setup.game.status == "finished"
