@@ -20,6 +20,8 @@ from typing import Any
 
 from celery import Task
 from django.conf import settings
+from kombu.exceptions import OperationalError
+from redis.exceptions import RedisError
 
 from . import outages
 
@@ -46,7 +48,7 @@ def send(task: Task, *args: Any, ask_anyway: bool = False) -> None:
         raise Unreachable(f"not asked, away a moment ago: {outages.last_error(WHAT, address)}")
     try:
         task.apply_async(args=args, retry=False)
-    except Exception as exc:  # kombu's OperationalError, redis-py's and socket errors alike
+    except (OperationalError, RedisError, OSError) as exc:  # the broker, not the message
         outages.went_away(WHAT, address, exc, _seconds())
         raise Unreachable(f"{type(exc).__name__}: {exc}") from exc
     outages.came_back(WHAT, address)

@@ -95,8 +95,6 @@ def game_as_read_by_a_door(
             prefetch_related_objects(
                 [holder], Prefetch(join.name, join.model._default_manager.none())
             )
-    if user_id is None and hasattr(game, ROLE_ALIAS):
-        delattr(game, ROLE_ALIAS)
     return game
 
 
@@ -126,7 +124,7 @@ def _plan(related: tuple[str, ...], reads: tuple[str, ...]) -> _Plan:
         f" LEFT OUTER JOIN {quote(join.model._meta.db_table)} {join.alias} ON {join.on}"
         for join in joins.values()
     )
-    by_id = f" WHERE {GAME_TABLE_ALIAS}.{quote('id')} = %s"
+    by_id = f" WHERE {GAME_TABLE_ALIAS}.{quote(str(Game._meta.pk.column))} = %s"
     staff_sql = f"SELECT {game_columns}{joined_columns} FROM {froms}{by_id}"
     member_sql = (
         f"SELECT {game_columns}, ({_role_in_club()}) AS {quote(ROLE_ALIAS)}{joined_columns} "
@@ -144,6 +142,8 @@ def _add_path(joins: dict[str, _Join], path: str) -> None:
         relation = model._meta.get_field(name)
         target = relation.related_model
         assert isinstance(target, type) and issubclass(target, models.Model), path
+        # One row at most on the other side: a key, or a one-to-one's other side.
+        assert relation.many_to_one or relation.one_to_one, f"{path}: not one row"
         if here not in joins:
             parent_alias = joins[parent].alias if parent else GAME_TABLE_ALIAS
             joins[here] = _Join(
@@ -184,7 +184,8 @@ def _columns(
         if not getattr(column, "concrete", False) or column in chosen:
             continue
         assert isinstance(column, models.Field)
-        if not isinstance(column, (*_PLAIN, models.BooleanField)):
+        target = column.target_field if isinstance(column, models.ForeignKey) else column
+        if not isinstance(target, (*_PLAIN, models.BooleanField, models.AutoField)):
             raise TypeError(
                 f"The door's read cannot join {join.path}.{column.name} "
                 f"({type(column).__name__}): read it with the ORM, or convert it here."

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+from django.db.models import prefetch_related_objects
+
 from scoring.choices import TeamChoice
 from scoring.models import Game
 from scoring.results import ADJUSTED, GameResult, Settled
@@ -66,7 +68,9 @@ def _held(pairing: Pairing) -> bool:
 def event_settler(games: Sequence[Game]) -> Mapping[int, Settled]:
     """The results the events count of those of ``games`` that are events' games, from the
     pairings read with the games (``RESULT_RELATED``, ``RESULT_READS``: no query); those read
-    without their result's columns are read again together, in one query."""
+    without their result's columns are read again together, in one query; games read without
+    their pairings have them read together too (Django's prefetch skips those already read)."""
+    prefetch_related_objects(list(games), "pairing")
     settled: dict[int, Settled] = {}
     unread: dict[int, Game] = {}
     for game in games:

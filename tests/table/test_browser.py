@@ -339,7 +339,7 @@ def test_another_tables_code_is_refused(tablet: Any) -> None:
     answer = page.goto(f"/table/{second.table.id}/")
     assert answer is not None and answer.status == 403
     expect(page.locator("main")).to_contain_text(  # no number: a tablet is in no club
-        "This device may not write this table: scan the table's QR code or type its code."
+        "This device may not write this table: scan the table's QR code or type its code again."
     )
     status = page.evaluate(
         """async (url) => {
