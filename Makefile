@@ -51,7 +51,7 @@ test: install
 	$(PYTEST) -m "not ($(SLOW_MARKERS))" $(PYTEST_ARGS)
 
 ## The everyday suite, then the browser sweeps, the stacks, the fault and the long fuzz tests
-## (both run whatever the first says; the worse exit status is the target's)
+## (both run whatever the first says; the target fails if either does)
 test-all: install
 	status=0; \
 	$(PYTEST) -m "not ($(SLOW_MARKERS))" $(PYTEST_ARGS) || status=$$?; \
