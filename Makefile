@@ -36,26 +36,29 @@ demo: demodata serve
 
 # The suite runs on TEST_WORKERS processes (pytest-xdist), each with its own test database:
 # many tests wait on a browser, a server, a worker or a subprocess rather than compute.
-# --dist loadscope keeps a module's tests on one worker, so a module-scoped fixture (the
-# production stack, every page swept in the browser, the backup's database) is built once.
+# The everyday suite is spread test by test (--dist worksteal: an idle worker takes tests from
+# the busy one); the slow part keeps a module's tests on one worker (--dist loadscope), so a
+# module-scoped fixture (the production stack, every page swept in the browser) is built once.
 # TEST_WORKERS=0 runs everything in this one process.
 TEST_WORKERS ?= 2
-PYTEST := DJANGO_SETTINGS_MODULE=kaiser_club.settings.test $(PY) -m pytest -n $(TEST_WORKERS) --dist loadscope
 # What the everyday loop leaves to test-all: the browser sweeps, whole stacks, broken
 # services, and the long fuzz and property runs (pyproject.toml names each marker).
 SLOW_MARKERS := browser or stack or fault or long
+PYTEST := DJANGO_SETTINGS_MODULE=kaiser_club.settings.test $(PY) -m pytest -n $(TEST_WORKERS)
+EVERYDAY := $(PYTEST) --dist worksteal -m "not ($(SLOW_MARKERS))"
+SLOW := $(PYTEST) --dist loadscope -m "$(SLOW_MARKERS)"
 
 ## The everyday suite, a few minutes (DATABASE_URL=postgres://... runs it on PostgreSQL, as
 ## production and CI do; without it, SQLite)
 test: install
-	$(PYTEST) -m "not ($(SLOW_MARKERS))" $(PYTEST_ARGS)
+	$(EVERYDAY) $(PYTEST_ARGS)
 
 ## The everyday suite, then the browser sweeps, the stacks, the fault and the long fuzz tests
 ## (both run whatever the first says; the target fails if either does)
 test-all: install
 	status=0; \
-	$(PYTEST) -m "not ($(SLOW_MARKERS))" $(PYTEST_ARGS) || status=$$?; \
-	$(PYTEST) -m "$(SLOW_MARKERS)" $(PYTEST_ARGS) || status=$$?; \
+	$(EVERYDAY) $(PYTEST_ARGS) || status=$$?; \
+	$(SLOW) $(PYTEST_ARGS) || status=$$?; \
 	exit $$status
 
 lint: install

@@ -20,7 +20,7 @@ from tests.conftest import IN_CI
 
 from .stack import REPO, app_env, manage, run_python
 
-pytestmark = pytest.mark.postgres
+pytestmark = [pytest.mark.postgres, pytest.mark.long]
 
 BACKUP = REPO / "scripts" / "backup.sh"
 RESTORE_CHECK = REPO / "scripts" / "restore_check.sh"

@@ -21,7 +21,7 @@ from scoring.rules import Team as Side
 from scoring.stats import player_stats
 from tests.scoring.season import new_club
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.long]
 SEATS = ("north", "east", "south", "west")
 
 

@@ -14,7 +14,7 @@ from tests.factories import member
 
 from .helpers import hand_json, new_club, player
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.long]
 
 
 def test_sixteen_team_double_elimination_to_its_final(

@@ -42,7 +42,7 @@ from tournaments.models import Event, Pairing
 from .reads import assert_every_read_answers
 from .test_round_trip import without_moment
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.long]
 
 KAISER_VARIANTS = [KaiserBid.BIDDER_ALONE, KaiserBid.TEAM, KaiserBid.KAISER_40]
 PRESET_CASES = [(name, KAISER_VARIANTS[n % len(KAISER_VARIANTS)]) for n, name in enumerate(PRESETS)]
