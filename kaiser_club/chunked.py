@@ -29,10 +29,12 @@ in the reader's language:
 from __future__ import annotations
 
 import tempfile
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable
 from typing import IO, Any
 
 from django.conf import settings
+
+from .after_response import AfterResponse
 
 WSGIApp = Callable[[dict[str, Any], Callable[..., Any]], Iterable[bytes]]
 
@@ -77,26 +79,6 @@ def read_within(stream: IO[bytes], limit: int) -> tuple[IO[bytes], int, bool]:
     return kept, min(total, limit), total > limit
 
 
-class _CloseAfter:
-    """The response, then the body read closed once the server has written it (WSGI's
-    ``close``): a body kept in a temporary file leaves nothing behind."""
-
-    def __init__(self, response: Iterable[bytes], body: IO[bytes]) -> None:
-        self.response = response
-        self.body = body
-
-    def __iter__(self) -> Iterator[bytes]:
-        return iter(self.response)
-
-    def close(self) -> None:
-        try:
-            close = getattr(self.response, "close", None)
-            if close is not None:
-                close()
-        finally:
-            self.body.close()
-
-
 def read_chunked_bodies(app: WSGIApp) -> WSGIApp:
     """``app`` to which a chunked request body comes with its length (see the module)."""
 
@@ -112,6 +94,6 @@ def read_chunked_bodies(app: WSGIApp) -> WSGIApp:
         environ["wsgi.input"] = body
         environ["CONTENT_LENGTH"] = str(length)
         del environ["HTTP_TRANSFER_ENCODING"]  # now a plain body, as a de-chunking proxy makes it
-        return _CloseAfter(app(environ, start_response), body)
+        return AfterResponse(app(environ, start_response), body.close)
 
     return wrapped

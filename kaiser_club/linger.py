@@ -16,8 +16,10 @@ from __future__ import annotations
 
 import socket
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable
 from typing import Any
+
+from .after_response import AfterResponse
 
 LINGER_SECONDS = 2.0
 CHUNK = 65536
@@ -43,25 +45,6 @@ def drain(sock: socket.socket, *, seconds: float = LINGER_SECONDS) -> int:
     return thrown
 
 
-class _DrainAfter:
-    """The response, then the drain once the server has written it (WSGI's ``close``)."""
-
-    def __init__(self, response: Iterable[bytes], sock: socket.socket) -> None:
-        self.response = response
-        self.sock = sock
-
-    def __iter__(self) -> Iterator[bytes]:
-        return iter(self.response)
-
-    def close(self) -> None:
-        try:
-            close = getattr(self.response, "close", None)
-            if close is not None:
-                close()
-        finally:
-            drain(self.sock)
-
-
 def linger_after_unread_body(app: WSGIApp) -> WSGIApp:
     """``app`` whose 413 answers drain the unread body before the connection is closed."""
 
@@ -75,7 +58,7 @@ def linger_after_unread_body(app: WSGIApp) -> WSGIApp:
         response = app(environ, remember)
         sock = environ.get("gunicorn.socket")
         if said and said[-1].startswith("413") and isinstance(sock, socket.socket):
-            return _DrainAfter(response, sock)
+            return AfterResponse(response, lambda: drain(sock))
         return response
 
     return wrapped
