@@ -395,12 +395,19 @@ def by_http(session: requests.Session, base: str) -> Callable[..., None]:
     return write
 
 
+def kept_alive(
+    session: requests.Session, port: int
+) -> tuple[http.client.HTTPConnection, dict[str, Any]]:
+    """One kept-alive http.client connection and the session's cookies and headers for it."""
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    cookie = "; ".join(f"{name}={value}" for name, value in session.cookies.items())
+    return conn, {**session.headers, "Cookie": cookie, "Content-Type": "application/json"}
+
+
 def by_http_lean(session: requests.Session, port: int) -> tuple[Callable[..., None], Any]:
     """The same request on one kept-alive http.client connection, with the session's cookies
     and headers: what a browser sends, without requests' own work on the client's side."""
-    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
-    cookie = "; ".join(f"{name}={value}" for name, value in session.cookies.items())
-    headers = {**session.headers, "Cookie": cookie, "Content-Type": "application/json"}
+    conn, headers = kept_alive(session, port)
 
     def write(
         game_id: int, number: int, entry: HandEntry, result: HandResult, state: GameState
@@ -420,9 +427,7 @@ def by_floor(session: requests.Session, port: int) -> tuple[Callable[..., None],
     """The framework's floor for the same request: the hand's body POSTed, signed in, on its
     own kept-alive connection, to a DRF view that reads it and answers a small JSON without a
     statement of its own (bench/floor_urls.py)."""
-    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
-    cookie = "; ".join(f"{name}={value}" for name, value in session.cookies.items())
-    headers = {**session.headers, "Cookie": cookie, "Content-Type": "application/json"}
+    conn, headers = kept_alive(session, port)
 
     def write(
         game_id: int, number: int, entry: HandEntry, result: HandResult, state: GameState

@@ -29,7 +29,6 @@ GAME_RELATED = [
 
 # A game's four seats are its two teams' players: a single game is read with its teams and
 # players only, and its seats taken from them (four joins fewer: ``seats_from_teams``).
-GAME_COLUMNS = [field.name for field in Game._meta.concrete_fields]
 GAME_TEAMS = [
     "club",
     "ns_team__player_one",

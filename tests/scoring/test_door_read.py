@@ -34,7 +34,7 @@ def related() -> list[str]:
 
 def orm_read(game_id: int, user_id: int | None) -> Game | None:
     """The same read through the ORM: the reference."""
-    reads = ["club__name", *door_reads()]
+    reads = door_reads()
     games = (
         Game.objects.select_related(*related())
         .only(*[f.name for f in Game._meta.concrete_fields], *reads)
