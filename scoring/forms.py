@@ -68,6 +68,14 @@ class HandCorrectionForm(forms.Form):
     misdeal_reason = forms.ChoiceField(
         label=_("Misdeal"), choices=_choices(MisdealReasonChoice), required=False
     )
+    rollback = forms.BooleanField(
+        label=_("Roll back the later games if the winner changes"),
+        required=False,
+        help_text=_(
+            "At an event, when the winner has already played on: their later games are undone "
+            "and the bracket goes on from the corrected result."
+        ),
+    )
     reason = forms.CharField(
         label=_("Reason for the correction"),
         max_length=300,

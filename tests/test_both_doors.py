@@ -45,7 +45,7 @@ from tests.tournaments.helpers import winning_hand
 from tests.two_clubs import changes, snapshot
 from tournaments import services as events
 from tournaments.choices import EventKind
-from tournaments.models import Entry, Event
+from tournaments.models import Entry, Event, Pairing
 
 NIGHT, TOURNAMENT = EventKind.CLUB_NIGHT, EventKind.TOURNAMENT
 ON, OFF = True, False
@@ -192,7 +192,6 @@ def played_on_scene() -> Scene:
 
     from tests.tournaments.helpers import generate, win_for
     from tests.tournaments.helpers import make_event as make_bracket
-    from tournaments.models import Pairing
 
     club = make_club(name="Regina Kaiser Club")
     event = make_bracket(teams=4, format="single_elimination", club=club)
@@ -370,13 +369,24 @@ def _api_game(scene: Scene, client: Client, objects: dict[str, Any]) -> Any:
 
 
 def _correction(scene: Scene, objects: dict[str, Any]) -> dict[str, Any]:
-    """The hand the case corrects it to (East bids 7 hearts and takes 5: set), and why."""
-    return {**_hand_entry(), "reason": objects.get("reason", "")}
+    """The hand the case corrects it to (East bids 7 hearts and takes 5: set), why, and
+    whether the later games may be rolled back."""
+    return {
+        **_hand_entry(),
+        "reason": objects.get("reason", ""),
+        "rollback": objects.get("rollback", False),
+    }
 
 
 def _api_correct(scene: Scene, client: Client, objects: dict[str, Any]) -> Any:
     body = _correction(scene, objects)
     return client.put(f"/api/games/{scene.game.id}/hands/1/", body, format="json")
+
+
+def _events_api_correct(scene: Scene, client: Client, objects: dict[str, Any]) -> Any:
+    pairing = scene.setup.pairing
+    url = f"/api/events/{pairing.event_id}/pairings/{pairing.id}/hands/1/"
+    return client.put(url, _correction(scene, objects), format="json")
 
 
 def _page_correct(scene: Scene, client: Client, objects: dict[str, Any]) -> Any:
@@ -399,6 +409,7 @@ DOORS = {
         Door("teams API", "api", _api_team),
         Door("games API, new game", "api", _api_game),
         Door("games API correction", "api", _api_correct),
+        Door("events API correction", "api", _events_api_correct),
         Door("game page correction", "page", _page_correct),
     )
 }
@@ -465,6 +476,13 @@ def _entered(records: str) -> Callable[[Scene, dict[str, Any]], None]:
     return check
 
 
+def _rolled_back(scene: Scene, objects: dict[str, Any]) -> None:
+    """Hand 1 of W1-1 is corrected, and the final it fed no longer holds its hand."""
+    _corrected(scene, objects)
+    final = Pairing.objects.get(event=scene.event, code="W2-1")
+    assert final.game_id is None or not Hand.objects.filter(game_id=final.game_id).exists()
+
+
 def _corrected(scene: Scene, objects: dict[str, Any]) -> None:
     hand = Hand.objects.get(game_id=scene.game.id, number=1)
     assert (hand.bidder, hand.bid, hand.trump, hand.bidding_team_tricks) == (1, 7, "hearts", 5)
@@ -493,7 +511,7 @@ class Case:
 HANDS = ("games API", "table page")
 UNDO = ("games API undo", "table page undo")
 ENTRIES = ("entries API", "add-entry page", "CSV import page", "CSV import API")
-CORRECT = ("games API correction", "game page correction")
+CORRECT = ("games API correction", "events API correction", "game page correction")
 PLAYED_ON = (
     "Game W1-1 cannot change its winner: the teams have already played on in W2-1 at table 1 (in "
     "progress, 20–0 after 1 hand). Roll that game back first, after checking what it undoes, "
@@ -679,6 +697,14 @@ CASES: list[Case] = [
         played_on_scene,
         CORRECT,
         Refused(409, PLAYED_ON),
+    ),
+    Case(
+        "a correction that rolls back the games the winner played on",
+        "organiser",
+        {"reason": "the sheet was misread", "rollback": True},
+        played_on_scene,
+        CORRECT,
+        Allowed("hand 1 as corrected, the final rolled back", _rolled_back),
     ),
     # --- Teams and games ---
     Case(

@@ -25,7 +25,6 @@ from scoring.services.state import current_state
 from tests.tournaments.helpers import generate, make_event, winning_hand
 from tournaments import services
 from tournaments.models import Event, Pairing
-from tournaments.services.results import rollback_allowed
 from tournaments.transfer.export import event_export
 from tournaments.transfer.import_ import event_import
 
@@ -69,10 +68,13 @@ def _apply(event: Event, step: str, which: int, side: Team) -> Event:
         if decided:
             game_id = decided[which % len(decided)].game_id
             assert game_id is not None
-            with rollback_allowed(game_id):
-                scoring.hand_correct(
-                    game_id=game_id, number=1, entry=winning_hand(side.other), reason="misread"
-                )
+            scoring.hand_correct(
+                game_id=game_id,
+                number=1,
+                entry=winning_hand(side.other),
+                reason="misread",
+                roll_back=True,
+            )
     elif step == "import":
         imported = event_import(data=event_export(event=event), actor=None)
         return Event.objects.get(id=imported.event.id)

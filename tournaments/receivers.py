@@ -6,7 +6,7 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from scoring.signals import game_changed, game_finished, game_result_changing
+from scoring.signals import game_changed, game_correcting, game_finished, game_result_changing
 
 log = logging.getLogger(__name__)
 
@@ -28,7 +28,15 @@ def on_game_changed(sender: Any, game_id: int, **kwargs: Any) -> None:
 def on_game_result_changing(sender: Any, game_id: int, over: bool, winner: str, **kw: Any) -> None:
     from .services.results import refuse_if_played_on
 
-    refuse_if_played_on(game_id=game_id, over=over, winner=winner)
+    refuse_if_played_on(
+        game_id=game_id, over=over, winner=winner, roll_back=bool(kw.get("roll_back"))
+    )
+
+
+def on_game_correcting(sender: Any, game_id: int, **kwargs: Any) -> None:
+    from .services.results import lock_event_of_game
+
+    lock_event_of_game(game_id=game_id)
 
 
 def connect() -> None:
@@ -37,3 +45,4 @@ def connect() -> None:
     game_result_changing.connect(
         on_game_result_changing, dispatch_uid="tournaments.game_result_changing"
     )
+    game_correcting.connect(on_game_correcting, dispatch_uid="tournaments.game_correcting")

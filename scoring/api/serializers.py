@@ -147,6 +147,12 @@ class HandCorrectSerializer(HandEntrySerializer):
         min_value=1,
         max_value=LARGEST_ID,
     )
+    rollback = serializers.BooleanField(
+        default=False,
+        help_text="At an event: if the winner changes after the winner played on, roll back "
+        "the later bracket games it fed (else the correction is refused, 409, with those games "
+        "named).",
+    )
 
 
 class HandUndoSerializer(serializers.Serializer[dict[str, Any]]):

@@ -229,6 +229,7 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gen
                 entry=incoming.to_entry(),
                 reason=incoming.validated_data.get("reason", ""),
                 expected_version=incoming.validated_data.get("version"),
+                roll_back=incoming.validated_data["rollback"],
             ),
             game.id,
         )

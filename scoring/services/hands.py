@@ -28,6 +28,7 @@ from ..convert import (
 from ..errors import ClientIdReused, HandAwaitingConfirmation, HandNotAccepted, StaleGame
 from ..models import Game, Hand
 from ..rules import HandEntry, HandRefused, apply_hand
+from ..signals import game_correcting
 from .hand_time import hand_played_at
 from .state import (
     announce,
@@ -286,9 +287,13 @@ def hand_correct(
     by: User | None = None,
     reason: str = "",
     expected_version: int | None = None,
+    roll_back: bool = False,
 ) -> Game:
     """Replaces what was entered for a past hand and recomputes every later score. Refused, with
-    the hand that breaks, when the correction would make a later hand impossible."""
+    the hand that breaks, when the correction would make a later hand impossible; refused, when
+    the game's winner changes after the winner played on, unless ``roll_back`` (the games that
+    followed are rolled back: ``scoring.signals``)."""
+    game_correcting.send(sender=Game, game_id=game_id, roll_back=roll_back)
     game = lock_game(game_id)
     if expected_version is not None and expected_version != game.version:
         raise StaleGame(
@@ -319,7 +324,7 @@ def hand_correct(
             )
         )
         raise HandNotAccepted.from_refused(exc, prefix=prefix) from None
-    guard_result_change(game, state)
+    guard_result_change(game, state, roll_back=roll_back)
     for field, value in entry_fields(entry).items():
         setattr(target, field, value)
     target.request_digest = request_digest(entry)

@@ -115,10 +115,13 @@ def hand_fix(
     entry: HandEntry,
     reason: str,
     expected_version: int | None = None,
+    roll_back: bool = False,
 ) -> Game:
     """The organiser's correction of a past hand (any hand, a finished game too), with the
-    reason kept in the game's history. A winner that already played on is refused with the
-    later games named (``scoring.signals.game_result_changing``)."""
+    reason kept in the game's history: the one correction behind every door (the games API,
+    the events API, the club's and the organiser's pages). A winner that already played on is
+    refused with the later games named, unless ``roll_back``: then the games that followed
+    are rolled back (``scoring.signals.game_result_changing``)."""
     if not actor.has_role(club_id=game.club_id, at_least=Role.ORGANISER):
         raise NotAllowed(
             gettext("Your role in %(club)s does not allow this.") % {"club": game.club}
@@ -134,4 +137,5 @@ def hand_fix(
         by=actor.by,
         reason=reason,
         expected_version=expected_version,
+        roll_back=roll_back,
     )

@@ -112,14 +112,17 @@ def write_hand_results(hands: list[Hand], state: GameState) -> None:
         Hand.objects.bulk_update(changed, DERIVED_HAND_FIELDS)
 
 
-def guard_result_change(game: Game, state: GameState) -> None:
-    """Lets listeners refuse (by raising) a change to the outcome of a game that had ended."""
+def guard_result_change(game: Game, state: GameState, *, roll_back: bool = False) -> None:
+    """Lets listeners refuse (by raising) a change to the outcome of a game that had ended;
+    ``roll_back``: the later games it fed may be rolled back rather than refuse."""
     if game.status != GameStatus.FINISHED:
         return
     winner = state.winner.value if state.over and state.winner else ""
     if state.over and winner == game.winner:
         return
-    game_result_changing.send(sender=Game, game_id=game.id, over=state.over, winner=winner)
+    game_result_changing.send(
+        sender=Game, game_id=game.id, over=state.over, winner=winner, roll_back=roll_back
+    )
 
 
 def game_fields(game: Game, state: GameState, *, now: datetime) -> dict[str, Any]:

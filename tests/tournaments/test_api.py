@@ -57,6 +57,9 @@ def test_forfeit_through_the_api_advances_the_winner(organiser_client):
     )
 
 
+# Committed for real: the pairing's result follows the correction when its transaction commits,
+# before the answer is written, as in production.
+@pytest.mark.django_db(transaction=True)
 def test_correction_refused_with_the_later_games_then_rolled_back(
     organiser_client, django_capture_on_commit_callbacks
 ):
@@ -74,7 +77,10 @@ def test_correction_refused_with_the_later_games_then_rolled_back(
     assert played.status_code == 201, played.json()
 
     url = f"/api/events/{event.id}/pairings/{first.id}/hands/1/"
-    refused = client.put(url, hand_json("ew"), format="json")
+    unexplained = client.put(url, hand_json("ew"), format="json")
+    assert unexplained.status_code == 400  # one correction service: a reason is required
+    assert "reason" in unexplained.json()
+    refused = client.put(url, {**hand_json("ew"), "reason": "typo"}, format="json")
     assert refused.status_code == 409
     assert refused.json()["detail"].startswith("Game W1-1 cannot change its winner")
     assert [g["code"] for g in refused.json()["later_games"]] == ["W2-1"]

@@ -6,11 +6,15 @@ from __future__ import annotations
 import uuid
 
 import pytest
+from django.test import TestCase
 
+from kaiser_club.actors import Actor
 from kaiser_club.errors import Conflict, InvalidInput
+from kaiser_club.roles import Role
 from scoring import services as scoring
 from scoring.models import Game
 from scoring.rules import Team
+from tests.factories import member
 from tournaments import services
 from tournaments.models import Pairing, Rollback, Round
 
@@ -193,7 +197,6 @@ def test_undo_before_the_next_game_started_takes_the_next_game_back():
         win_for(p, p.home)
     final = code(event, "W2-1")
     assert final.game_id is not None
-    from django.test import TestCase
 
     with TestCase.captureOnCommitCallbacks(execute=True):
         scoring.hand_undo_last(game_id=code(event, "W1-1").game_id)
@@ -207,14 +210,17 @@ def test_roll_back_shows_what_it_undoes_then_lets_the_correction_through():
     preview = services.rollback_preview(pairing=w11)
     assert [(p["code"], p["hands"]) for p in preview] == [("L1-1", 0), ("W2-1", 1)]
     old_w21_game = code(event, "W2-1").game_id
+    organiser = Actor.of(member(event.club, Role.ORGANISER))
     for number in (1, 2, 3):
-        services.pairing_correct_hand(
-            pairing=w11,
-            number=number,
-            entry=winning_hand(Team.EW),
-            reason="The scorekeeper entered the teams the wrong way round",
-            rollback=True,
-        )
+        with TestCase.captureOnCommitCallbacks(execute=True):
+            scoring.hand_fix(
+                actor=organiser,
+                game=game_of(w11),
+                number=number,
+                entry=winning_hand(Team.EW),
+                reason="The scorekeeper entered the teams the wrong way round",
+                roll_back=True,
+            )
     w11 = code(event, "W1-1")
     assert (w11.winner_side, w11.home_points, w11.away_points) == ("away", 0, 60)
     w21, l11 = code(event, "W2-1"), code(event, "L1-1")

@@ -12,6 +12,8 @@ from rest_framework.response import Response
 from kaiser_club.actors import Actor
 from kaiser_club.errors import InvalidInput
 from kaiser_club.sentences import N_
+from scoring import services as scoring_services
+from scoring.api.serializers import HandCorrectSerializer
 
 from .. import services
 from ..models import Event, Pairing, Round
@@ -22,7 +24,6 @@ from .serializers import (
     AdjustSerializer,
     ByePointsSerializer,
     ClockSerializer,
-    CorrectSerializer,
     LateSerializer,
     MinutesSerializer,
     PairingForfeitSerializer,
@@ -298,18 +299,21 @@ class RollbackView(EventView):
 
 
 class CorrectHandView(EventView):
-    @extend_schema(request=CorrectSerializer, responses={200: PairingSerializer, **ERRORS})
+    @extend_schema(request=HandCorrectSerializer, responses={200: PairingSerializer, **ERRORS})
     def put(self, request: Request, pk: int, pairing_id: int, number: int) -> Response:
         event = self.event(request, pk)
         pairing = pairing_of(event, pairing_id)
-        incoming = CorrectSerializer(data=request.data)
+        if pairing.game is None:
+            raise InvalidInput(N_("This pairing has no game to correct."))
+        incoming = HandCorrectSerializer(data=request.data)
         incoming.is_valid(raise_exception=True)
-        actions.pairing_correct_hand(
+        scoring_services.hand_fix(  # the games API's correction: the same rule, one service
             actor=_actor(request),
-            pairing=pairing,
+            game=pairing.game,
             number=int(number),
             entry=incoming.to_entry(),
             reason=incoming.validated_data.get("reason", ""),
-            rollback=incoming.validated_data["rollback"],
+            expected_version=incoming.validated_data.get("version"),
+            roll_back=incoming.validated_data["rollback"],
         )
         return _pairing_answer(pairing)

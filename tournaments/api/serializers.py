@@ -11,7 +11,6 @@ from rest_framework import serializers
 from kaiser_club.api.visible import SeenRelatedField, club_id_field, player_id_field
 from kaiser_club.models import Player
 from kaiser_club.request_limits import LARGEST_ID
-from scoring.api.serializers import HandEntrySerializer
 
 from .. import limits
 from ..choices import EventKind, Format, Seeding, SlotSide, Tiebreak
@@ -388,13 +387,6 @@ class SubstituteSerializer(serializers.Serializer[dict[str, Any]]):
 class ClockSerializer(serializers.Serializer[dict[str, Any]]):
     action = serializers.ChoiceField(choices=["start", "pause", "resume", "add"])
     minutes = serializers.IntegerField(required=False, default=0, min_value=-60, max_value=120)
-
-
-class CorrectSerializer(HandEntrySerializer):
-    reason = serializers.CharField(max_length=300, required=False, allow_blank=True)
-    rollback = serializers.BooleanField(
-        default=False, help_text="Roll back later bracket games if the winner changes."
-    )
 
 
 class RollbackSerializer(serializers.Serializer[dict[str, Any]]):

@@ -19,7 +19,6 @@ from .generation import generate, generation_request, generation_run
 from .results import (
     game_result_sync,
     pairing_adjust,
-    pairing_correct_hand,
     pairing_forfeit,
     pairing_mark_late,
     pairing_rollback,
@@ -62,7 +61,6 @@ __all__ = [
     "normalise_code",
     "pairing_adjust",
     "pairing_clock",
-    "pairing_correct_hand",
     "pairing_forfeit",
     "pairing_mark_late",
     "pairing_rollback",

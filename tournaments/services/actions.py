@@ -22,7 +22,6 @@ from kaiser_club.models import Club
 from kaiser_club.people import NEW
 from kaiser_club.sentences import N_
 from scoring.models import Game
-from scoring.rules import HandEntry
 
 from ..models import Entry, Event, GenerationJob, Pairing, Round, Substitution
 from ..permissions import EventAction
@@ -197,22 +196,6 @@ def pairing_clock(*, actor: Actor, pairing: Pairing, action: str, minutes: int =
 def pairing_rollback(*, actor: Actor, pairing: Pairing, reason: str = "") -> list[dict[str, Any]]:
     _may_direct(actor, pairing.event)
     return results.pairing_rollback(pairing=pairing, by=actor.by, reason=reason)
-
-
-@transaction.atomic
-def pairing_correct_hand(
-    *,
-    actor: Actor,
-    pairing: Pairing,
-    number: int,
-    entry: HandEntry,
-    reason: str = "",
-    rollback: bool = False,
-) -> Pairing:
-    _may_direct(actor, pairing.event)
-    return results.pairing_correct_hand(
-        pairing=pairing, number=number, entry=entry, by=actor.by, reason=reason, rollback=rollback
-    )
 
 
 # --- an event ---------------------------------------------------------------------------------

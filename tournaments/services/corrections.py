@@ -15,6 +15,7 @@ from django.db import transaction
 from django.utils.translation import gettext
 
 from kaiser_club.actors import Actor
+from kaiser_club.errors import InvalidInput
 from scoring import services as scoring
 from scoring.models import Game, Hand
 from scoring.rules import HandEntry
@@ -112,13 +113,12 @@ def hand_fix_preview(
     entry: HandEntry,
     reason: str,
     expected_version: int | None = None,
+    roll_back: bool = False,
 ) -> CorrectionPreview:
     """What ``hand_fix`` would change: every later score, the result, the bracket. Raises the
     refusal the correction itself would get."""
     game = Game.objects.get(id=pairing.game_id) if pairing.game_id else None
     if game is None:
-        from kaiser_club.errors import InvalidInput
-
         raise InvalidInput(gettext("This game has no hands to correct."))
     before_scores = _scores(game.id)
     before_result = _result(pairing.id)
@@ -133,6 +133,7 @@ def hand_fix_preview(
                 entry=entry,
                 reason=reason,
                 expected_version=expected_version,
+                roll_back=roll_back,
             )
             game_result_sync(game_id=game.id)  # what the commit's receiver would do
             seen["scores"] = _scores(game.id)

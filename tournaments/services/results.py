@@ -8,9 +8,7 @@ once and feed the same next match cannot both miss that it is ready.
 
 from __future__ import annotations
 
-import contextvars
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
 from typing import Any
 
 from django.contrib.auth.models import User
@@ -24,7 +22,6 @@ from kaiser_club.text import clean_reason
 from scoring import services as scoring
 from scoring.choices import EndReasonChoice, GameStatus
 from scoring.models import Game
-from scoring.rules import HandEntry
 from scoring.rules import Team as Side
 
 from ..choices import EventStatus, Format, ResultKind, RoundStatus, SlotSide
@@ -41,12 +38,6 @@ from .brackets import (
 from .games import drop_games, game_touched
 
 Outcome = tuple[str, str, int | None, int | None]  # kind, winner side, home points, away points
-
-# Games whose correction may roll later bracket games back (set around a correction the
-# organiser confirmed); read by the receiver of scoring's game_result_changing.
-_rollback_allowed: contextvars.ContextVar[frozenset[int]] = contextvars.ContextVar(
-    "rollback_allowed", default=frozenset()
-)
 
 
 def lock_event(event_id: int) -> Event:
@@ -262,63 +253,34 @@ def pairing_rollback(
     return undone
 
 
-@contextmanager
-def rollback_allowed(game_id: int) -> Iterator[None]:
-    token = _rollback_allowed.set(_rollback_allowed.get() | {game_id})
-    try:
-        yield
-    finally:
-        _rollback_allowed.reset(token)
+def lock_event_of_game(*, game_id: int) -> None:
+    """Receiver of scoring's game_correcting: the event of a game about to be corrected is
+    locked before the game, as every service of an event takes them, so that a roll back the
+    correction makes (``refuse_if_played_on``) never waits on a lock held by one that waits on
+    the game."""
+    event_id = Pairing.objects.filter(game_id=game_id).values_list("event_id", flat=True).first()
+    if event_id is not None:
+        lock_event(event_id)
 
 
-def refuse_if_played_on(*, game_id: int, over: bool, winner: str) -> None:
+def refuse_if_played_on(*, game_id: int, over: bool, winner: str, roll_back: bool) -> None:
     """Receiver of scoring's game_result_changing: a finished game's winner is about to change
-    (a correction or an undo). Refused when the winner has played on, unless allowed."""
+    (a correction or an undo). Refused when the winner has played on, unless ``roll_back``:
+    the organiser's correction asked that the later games be rolled back."""
     row = Pairing.objects.filter(game_id=game_id, match_number__isnull=False).first()
     if row is None or not row.advanced or row.result == ResultKind.ADJUSTED:
         return
-    allowed = game_id in _rollback_allowed.get()
-    # Scoring holds the game's row lock here. Only a roll back writes, and the organiser's
-    # correction that allows it took the event's lock before the game's (pairing_correct_hand),
-    # so the locks are always taken event first; a plain refusal only reads.
-    event = lock_event(row.event_id) if allowed else Event.objects.get(id=row.event_id)
+    # Only a roll back writes, and the correction that asks for one took the event's lock
+    # before the game's (``lock_event_of_game``); a plain refusal only reads.
+    event = lock_event(row.event_id) if roll_back else Event.objects.get(id=row.event_id)
     loaded = load_bracket(event)
     row = loaded.row_of(row)
     active = later_activity(loaded, row)
     if not active:
         return  # the sync after the change takes the untouched later games back
-    if not allowed:
+    if not roll_back:
         raise Conflict(played_on_message(row, active), extra={"later_games": describe(active)})
     undo_later(event=event, loaded=loaded, row=row, by=None, allowed=True)
-
-
-@transaction.atomic
-def pairing_correct_hand(
-    *,
-    pairing: Pairing,
-    number: int,
-    entry: HandEntry,
-    by: User | None = None,
-    reason: str = "",
-    rollback: bool = False,
-) -> Pairing:
-    """Corrects a hand of the pairing's game (scoring recomputes every later score). If the
-    winner changes after the winner played on, refused unless ``rollback``."""
-    if pairing.game_id is None:
-        raise InvalidInput(N_("This pairing has no game to correct."))
-    lock_event(pairing.event_id)  # the event before the game, as every events service does
-    if rollback:
-        with rollback_allowed(pairing.game_id):
-            scoring.hand_correct(
-                game_id=pairing.game_id, number=number, entry=entry, by=by, reason=reason
-            )
-    else:
-        scoring.hand_correct(
-            game_id=pairing.game_id, number=number, entry=entry, by=by, reason=reason
-        )
-    synced = game_result_sync(game_id=pairing.game_id, by=by)
-    assert synced is not None
-    return synced
 
 
 # --- recorded by the organiser --------------------------------------------------------------

@@ -298,6 +298,7 @@ def _correct_hand(request: HttpRequest, event: Event, pairing: Pairing) -> HttpR
                 entry=form.entry,
                 reason=data.get("reason", ""),
                 expected_version=data.get("version"),
+                roll_back=bool(data.get("rollback")),
             )
         except KaiserError as exc:
             show_error(request, exc, form=form)
@@ -312,6 +313,7 @@ def _correct_hand(request: HttpRequest, event: Event, pairing: Pairing) -> HttpR
             entry=form.entry,
             reason=data.get("reason", ""),
             expected_version=data.get("version"),
+            roll_back=bool(data.get("rollback")),
         ),
         done=lambda _: gettext("Hand %(n)s corrected.") % {"n": form.cleaned_data["number"]},
         back_to=back(event, "tournaments:pairing", pairing_id=pairing.id),
