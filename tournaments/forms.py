@@ -25,13 +25,24 @@ PRESET_CHOICES = [("", _("Default (tournament, or the club's own)"))] + [
 ]
 
 
+class DatePicker(forms.DateInput):
+    """The browser's date picker. Its value is always ISO (2026-11-28), whatever the page's
+    language: a French page would otherwise fill it with 28/11/2026, which a date input
+    cannot show, and the browser would refuse to submit the empty box."""
+
+    input_type = "date"
+
+    def __init__(self, attrs: dict[str, Any] | None = None) -> None:
+        super().__init__(attrs=attrs, format="%Y-%m-%d")
+
+
 class EventForm(forms.Form):
     club = forms.TypedChoiceField(coerce=int, label=_("Club"))
     kind = forms.ChoiceField(
         choices=EventKind.choices, initial=EventKind.TOURNAMENT, label=_("Kind")
     )
     name = forms.CharField(max_length=160, label=_("Name"))
-    date = forms.DateField(label=_("Date"), widget=forms.DateInput(attrs={"type": "date"}))
+    date = forms.DateField(label=_("Date"), widget=DatePicker())
     venue = forms.CharField(max_length=200, required=False, label=_("Venue"))
     season = forms.ModelChoiceField(
         queryset=Season.objects.none(), required=False, label=_("Season")
@@ -126,12 +137,8 @@ class EventSettingsForm(EventForm):
 class SeasonForm(forms.Form):
     club = forms.TypedChoiceField(coerce=int, label=_("Club"))
     name = forms.CharField(max_length=120, label=_("Name"))
-    starts_on = forms.DateField(
-        required=False, label=_("Starts on"), widget=forms.DateInput(attrs={"type": "date"})
-    )
-    ends_on = forms.DateField(
-        required=False, label=_("Ends on"), widget=forms.DateInput(attrs={"type": "date"})
-    )
+    starts_on = forms.DateField(required=False, label=_("Starts on"), widget=DatePicker())
+    ends_on = forms.DateField(required=False, label=_("Ends on"), widget=DatePicker())
 
     def __init__(self, *args: Any, clubs: Any = (), **kw: Any) -> None:
         super().__init__(*args, **kw)

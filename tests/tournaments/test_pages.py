@@ -4,10 +4,12 @@ messages; htmx gets the job panel and the tables still playing."""
 from __future__ import annotations
 
 import pytest
+from django.utils import translation
 
 from kaiser_club.roles import Role
 from tests.factories import member
-from tournaments.models import Entry, Event, Pairing, Table
+from tournaments.forms import SeasonForm
+from tournaments.models import Entry, Event, Pairing, Season, Table
 
 from .helpers import generate, make_event, new_club, win_for
 
@@ -217,3 +219,43 @@ def test_the_organisers_standings_mark_places_that_nothing_separates(client):
     # No game played: nothing separates the four teams; they share first place, marked as
     # the public standings mark it.
     assert page.count('<td class="num">1=</td>') == 4
+
+
+def test_the_settings_page_saves_in_french_with_the_date_it_shows(client):
+    """A date input shows only an ISO value: the French page must not fill it with 28/11/2026
+    (the box would be empty and the browser would refuse to submit)."""
+    event = make_event(teams=0, format="swiss")
+    organiser(client, event.club)
+    client.cookies["django_language"] = "fr"
+    page = client.get(f"/events/{event.id}/settings/")
+    html = page.content.decode()
+    assert f'name="date" value="{event.date.isoformat()}"' in html
+    form = page.context["form"]
+    data: dict[str, object] = {"settings": "1"}
+    for name in form.fields:
+        bound = form[name]
+        value = bound.field.widget.format_value(bound.value())
+        if isinstance(bound.value(), list):
+            data[name] = bound.value()
+        elif isinstance(bound.value(), bool):
+            if bound.value():
+                data[name] = "on"
+        elif value not in (None, ""):
+            data[name] = value  # what the page shows, as the browser sends it back
+    data["name"] = "Tournoi d'hiver"
+    answer = client.post(f"/events/{event.id}/settings/", data)
+    assert answer.status_code == 302, answer.context["form"].errors
+    event.refresh_from_db()
+    assert event.name == "Tournoi d'hiver"
+
+
+def test_the_season_form_shows_iso_dates_in_french(client):
+    club = new_club()
+    organiser(client, club)
+    client.cookies["django_language"] = "fr"
+    client.post("/events/seasons/", {"club": club.id, "name": "2027", "starts_on": "2027-01-09"})
+    season = Season.objects.get(club=club)
+    assert season.starts_on.isoformat() == "2027-01-09"
+    with translation.override("fr"):
+        html = SeasonForm(initial={"starts_on": season.starts_on}, clubs=[club]).as_p()
+    assert 'value="2027-01-09"' in html
