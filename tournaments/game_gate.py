@@ -4,11 +4,16 @@ take a hand back. Registered with ``scoring.gates`` when the app is ready."""
 
 from __future__ import annotations
 
+import operator
+from functools import reduce
+
+from django.db.models import Q
 from django.utils.translation import gettext
 
 from kaiser_club.actors import Actor
 from kaiser_club.errors import InvalidInput, NotAllowed
 from kaiser_club.roles import Role
+from kaiser_club.selectors import AnyUser, club_ids_with_role
 from scoring.choices import GameStatus
 from scoring.gates import Ruling, Step
 from scoring.models import Game
@@ -16,16 +21,38 @@ from scoring.models import Game
 from .choices import EventKind, RoundStatus
 from .models import Event, Pairing, Round
 
+# The least role that enters an event's hands without a table's code: at a club night a
+# scorekeeper of the club, at a tournament an organiser (its tablets go by their codes). The
+# one statement of that rule: the gate, the table's access and its list of tables read it.
+WRITER_ROLES = {EventKind.CLUB_NIGHT: Role.SCOREKEEPER, EventKind.TOURNAMENT: Role.ORGANISER}
+
 
 def writer_role(event: Event) -> Role:
-    """The least role that enters hands without a table's code: at a club night a scorekeeper
-    of the club, at a tournament an organiser (its tablets go by their codes)."""
-    return Role.SCOREKEEPER if event.kind == EventKind.CLUB_NIGHT else Role.ORGANISER
+    return WRITER_ROLES[EventKind(event.kind)]
+
+
+def may_write_at(actor: Actor, event: Event, *, table_id: int | None) -> bool:
+    """Whether the actor enters hands at the event's table ``table_id``: by holding that
+    table's code, or by the writer role in the event's club (``WRITER_ROLES``)."""
+    at_table = actor.table_id is not None and actor.table_id == table_id
+    return at_table or actor.has_role(club_id=event.club_id, at_least=writer_role(event))
+
+
+def events_written_by(user: AnyUser, *, prefix: str = "") -> Q | None:
+    """The events whose hands the user enters without a code (``WRITER_ROLES``), as a filter
+    on the event (``prefix``: the path to it, as "event__"); None: every event (staff)."""
+    by_kind = []
+    for kind, role in WRITER_ROLES.items():
+        clubs = club_ids_with_role(user=user, at_least=role)
+        if clubs is None:
+            return None
+        by_kind.append(Q(**{f"{prefix}kind": kind, f"{prefix}club_id__in": clubs}))
+    return reduce(operator.or_, by_kind)
 
 
 def writers_text(event: Event) -> str:
     """The refusal for one who may not enter the event's hands: who may (``writer_role``)."""
-    if event.kind == EventKind.CLUB_NIGHT:
+    if writer_role(event) == Role.SCOREKEEPER:
         text = gettext(
             "At %(event)s hands are entered at the game's table (its code opens it) or by a "
             "scorekeeper of %(club)s."
@@ -94,8 +121,7 @@ def event_gate(game: Game, actor: Actor, step: Step) -> Ruling | None:
     if pairing is None:
         return None  # not an event's game: the club's roles decide
     event = pairing.event
-    at_table = actor.table_id is not None and actor.table_id == pairing.table_id
-    if not (at_table or actor.has_role(club_id=event.club_id, at_least=writer_role(event))):
+    if not may_write_at(actor, event, table_id=pairing.table_id):
         raise NotAllowed(writers_text(event))
     director = actor.has_role(club_id=event.club_id, at_least=Role.ORGANISER)
     if step is Step.ENTER and pairing.round.status == RoundStatus.READY:

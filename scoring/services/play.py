@@ -1,6 +1,7 @@
 """Hands entered and taken back by whoever is at the game: the one owner of these actions for
-every door (the games API, the table page). The actor's rights and the event's rules come from
-``scoring.gates``; the rules of Kaiser from the services underneath."""
+every door (the games API, the table page), retries and a table that moved on included. The
+actor's rights and the event's rules come from ``scoring.gates``; the rules of Kaiser from the
+services underneath."""
 
 from __future__ import annotations
 
@@ -19,6 +20,7 @@ from ..gates import Step, gate_related, rule_for
 from ..models import Game, Hand
 from ..rules import HandEntry, Seat
 from .hands import Recorded, hand_correct, undo_last_hand
+from .moved_on import at_game_shown, left_game_shown, moved_on
 from .reopening import last_hand_change, reopening_reason
 from .state import lock_game
 from .verification import hand_confirm, hand_discard, hand_enter
@@ -27,17 +29,31 @@ from .verification import hand_confirm, hand_discard, hand_enter
 def hand_submit(
     *,
     actor: Actor,
-    game: Game,
+    game: Game | None,
     entry: HandEntry,
     client_id: uuid.UUID,
     number: int | None = None,
     entered_by_seat: Seat | None = None,
+    game_shown: int | None = None,
 ) -> Recorded:
     """Records the next hand as the event has it: counted at once, or waiting for the other
     partnership when the event verifies and the actor does not direct it. The ruling reads
     who the actor is and where the game stands (not its hands), so it needs no lock; the hand
     is applied to ``game`` as read, written only if the row has not moved since (else the same
-    again under the game's lock)."""
+    again under the game's lock).
+
+    A table's door passes the game it is at now (None: none) and the game its page showed
+    (``game_shown``): a retry of a hand that reached the server before the table moved on is
+    answered as done (``created`` false); any other hand for a game it left is refused."""
+    if game_shown is not None and left_game_shown(None if game is None else game.id, game_shown):
+        earlier = (
+            Hand.with_pending.filter(game_id=game_shown, client_id=client_id)
+            .select_related("game")
+            .first()
+        )
+        if earlier is not None:
+            return Recorded(hand=earlier, game=earlier.game, created=False)
+    game = at_game_shown(game, game_shown)
     ruling = rule_for(game=game, actor=actor, step=Step.ENTER)
     return hand_enter(
         game_id=game.id,
@@ -52,17 +68,37 @@ def hand_submit(
     )
 
 
-def hand_confirm_by(*, actor: Actor, game: Game, number: int, seat: Seat) -> Recorded:
+def hand_confirm_by(
+    *, actor: Actor, game: Game | None, number: int, seat: Seat, game_shown: int | None = None
+) -> Recorded:
     """A player of the other partnership confirms the pending hand at the device it was
-    entered on: whoever may enter hands at the game may confirm them."""
+    entered on: whoever may enter hands at the game may confirm them (``game_shown``: as
+    ``hand_submit``)."""
+    game = at_game_shown(game, game_shown)
     rule_for(game=game, actor=actor, step=Step.ENTER)
     return hand_confirm(
         game_id=game.id, number=number, seat=seat, by=actor.by, by_label=actor.label
     )
 
 
-def hand_discard_by(*, actor: Actor, game: Game, number: int, reason: str = "") -> Game:
-    """The pending hand is dropped (the other partnership disagrees, or it was mistyped)."""
+def hand_discard_by(
+    *,
+    actor: Actor,
+    game: Game | None,
+    number: int,
+    reason: str = "",
+    client_id: uuid.UUID | None = None,
+    game_shown: int | None = None,
+) -> Game | None:
+    """The pending hand is dropped (the other partnership disagrees, or it was mistyped).
+    ``client_id``: the id it was entered with; if no hand of the game has it, it is gone
+    already (a retry) and nothing is done: None. ``game_shown``: as ``hand_submit``."""
+    game = at_game_shown(game, game_shown)
+    if (
+        client_id is not None
+        and not Hand.with_pending.filter(game=game, client_id=client_id).exists()
+    ):
+        return None
     rule_for(game=game, actor=actor, step=Step.ENTER)
     return hand_discard(
         game_id=game.id,
@@ -84,12 +120,30 @@ def last_hand_may_be_taken_back(*, game: Game) -> bool:
 
 @transaction.atomic
 def hand_take_back(
-    *, actor: Actor, game_id: int, number: int | None = None, reason: str = ""
-) -> Game:
+    *,
+    actor: Actor,
+    game_id: int | None,
+    number: int | None = None,
+    reason: str = "",
+    client_id: uuid.UUID | None = None,
+    game_shown: int | None = None,
+) -> Game | None:
     """Undoes the last hand. An organiser may undo the last hand of a game still open to
     change; anyone else only the hand just entered, once. Taking back the last hand of a
-    finished game reopens it, under one rule for every game (``reopening``)."""
+    finished game reopens it, under one rule for every game (``reopening``).
+
+    ``number`` guards against undoing a hand the client never saw. ``client_id`` names the
+    hand by the id it was entered with (a table does): if no hand of the game has it, it is
+    gone already (a retry) and nothing is done: None; without ``number``, its number is the
+    guard. ``game_shown``: as ``hand_submit`` (``game_id``: the game the door is at)."""
+    if game_id is None or left_game_shown(game_id, game_shown):
+        raise moved_on()
     game = lock_game(game_id, related=gate_related())  # what the event's rules read
+    if client_id is not None:
+        named = Hand.with_pending.filter(game=game, client_id=client_id).first()
+        if named is None:
+            return None
+        number = named.number if number is None else number
     ruling = rule_for(game=game, actor=actor, step=Step.UNDO)
     reason = reopening_reason(game=game, actor=actor, director=ruling.director, reason=reason)
     if (

@@ -29,6 +29,7 @@ from ..rules import GameState, HandEntry, HandRefused, Seat, call_time
 from ..rules import Team as Side
 from .hand_time import hand_played_at
 from .hands import Recorded, apply_hand_checked, hand_record
+from .moved_on import at_game_shown
 from .state import audit, call_time_if_due, current_state, lock_game, save_state
 
 TEAM_LABELS = {Side.NS: "North–South", Side.EW: "East–West"}
@@ -81,10 +82,14 @@ def hand_enter(
     )
 
 
-def hand_preview(*, game: Game, entry: HandEntry) -> tuple[GameState, GameState]:
+def hand_preview(
+    *, game: Game | None, entry: HandEntry, game_shown: int | None = None
+) -> tuple[GameState, GameState]:
     """The game before and after ``entry`` as its next hand, nothing written: what the page
     shows before the scorekeeper confirms. Past the deadline the hand is judged with time
-    called, as recording it would. Raises ``HandNotAccepted`` (in the request's language)."""
+    called, as recording it would. Raises ``HandNotAccepted`` (in the request's language).
+    ``game_shown``: as ``play.hand_submit`` (a table that moved on previews nothing)."""
+    game = at_game_shown(game, game_shown)
     now = timezone.now()
     entry = dataclasses.replace(
         entry, completed_at=hand_played_at(game=game, said=entry.completed_at, now=now)

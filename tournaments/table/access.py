@@ -19,9 +19,8 @@ from django.http import HttpRequest, HttpResponse
 from django.urls import reverse
 from django_ratelimit.core import get_usage, is_ratelimited
 
-from kaiser_club.roles import Role
 from kaiser_club.selectors import has_role
-from tournaments.choices import EventKind
+from tournaments.game_gate import writer_role
 from tournaments.models import Table
 from tournaments.selectors import table_for_code
 
@@ -103,11 +102,10 @@ def has_grant(request: HttpRequest, table: Table) -> bool:
 
 
 def member_may_open(user: Any, table: Table) -> bool:
-    """At a club night a scorekeeper of the club opens any of its tables; at a tournament, an
-    organiser (the tournament's tablets go by their codes)."""
+    """A member who enters the event's hands without a code opens any of its tables
+    (``tournaments.game_gate.writer_role``)."""
     event = table.event
-    needed = Role.SCOREKEEPER if event.kind == EventKind.CLUB_NIGHT else Role.ORGANISER
-    return has_role(user=user, club_id=event.club_id, at_least=needed)
+    return has_role(user=user, club_id=event.club_id, at_least=writer_role(event))
 
 
 def access_for(request: HttpRequest, table: Table) -> Access:

@@ -2,7 +2,7 @@
 ``tournaments.services.tables.table_path``); the page and its endpoints live under
 ``/table/<id>/``, the path the table's grant cookie is scoped to."""
 
-from django.urls import path
+from django.urls import path, re_path
 
 from . import views
 
@@ -20,4 +20,6 @@ urlpatterns = [
     path("table/<int:table_id>/discard", views.discard, name="discard"),
     path("table/<int:table_id>/undo", views.undo, name="undo"),
     path("table/<int:table_id>/acknowledge", views.acknowledge, name="acknowledge"),
+    # Below a table's page only its JSON endpoints: any other address is answered as they are.
+    re_path(r"^table/[^/]+/.+$", views.no_such_endpoint),
 ]

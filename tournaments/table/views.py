@@ -9,7 +9,6 @@ from collections.abc import Callable
 from functools import wraps
 from typing import Any
 
-from django.db.models import Q
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
@@ -17,21 +16,20 @@ from django.templatetags.static import static
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_GET
 
 from kaiser_club.actors import Actor
-from kaiser_club.answers import error_json
-from kaiser_club.errors import Conflict, KaiserError, NotAllowed
-from kaiser_club.roles import Role
-from kaiser_club.selectors import club_ids_with_role, role_in_club
+from kaiser_club.errors import KaiserError, NotAllowed, NotFound
+from kaiser_club.json_errors import error_response, json_methods
+from kaiser_club.selectors import role_in_club
+from kaiser_club.sentences import N_
 from scoring.convert import game_rules
 from scoring.errors import ClientIdReused, StaleGame
-from scoring.models import Game, Hand
 from scoring.results import game_result
 from scoring.services import play, verification
 from tournaments.choices import EventKind, EventStatus
-from tournaments.game_gate import writers_text
-from tournaments.models import Pairing, Table
+from tournaments.game_gate import events_written_by, writers_text
+from tournaments.models import Table
 from tournaments.services.tables import normalise_code
 
 from . import entry as read
@@ -44,6 +42,7 @@ from .access import (
     table_for_code,
     writer_label,
 )
+from .acknowledgement import game_acknowledge_by
 from .present import (
     entry_json,
     form_choices,
@@ -77,14 +76,10 @@ def _member_tables(request: HttpRequest) -> list[Table]:
     """The tables of running events this member may open (see ``access.member_may_open``)."""
     if not request.user.is_authenticated:
         return []
-    nights = club_ids_with_role(user=request.user, at_least=Role.SCOREKEEPER)
-    tournaments = club_ids_with_role(user=request.user, at_least=Role.ORGANISER)
     tables = Table.objects.filter(event__status=EventStatus.RUNNING)
-    if nights is not None and tournaments is not None:  # None: staff, every club
-        tables = tables.filter(
-            Q(event__kind=EventKind.CLUB_NIGHT, event__club_id__in=nights)
-            | Q(event__club_id__in=tournaments)
-        )
+    written = events_written_by(request.user, prefix="event__")
+    if written is not None:  # None: staff, every event
+        tables = tables.filter(written)
     return list(
         tables.select_related("event", "event__club").order_by("event__date", "event_id", "number")[
             :300
@@ -147,26 +142,7 @@ def page(request: HttpRequest, table_id: int) -> HttpResponse:
     return render(request, "table/page.html", context)
 
 
-@never_cache
-@require_GET
-def board(request: HttpRequest, table_id: int) -> HttpResponse:
-    table = _table(table_id)
-    if table is None or _allowed(request, table) is None:
-        return JsonResponse({"detail": _refused_text(), "code": "not_allowed"}, status=403)
-    return JsonResponse(_answer(request, table_now(table=table)))
-
-
-@never_cache
-@require_GET
-def state(request: HttpRequest, table_id: int) -> HttpResponse:
-    table = _table(table_id)
-    if table is None or _allowed(request, table) is None:
-        return JsonResponse({"detail": _refused_text(), "code": "not_allowed"}, status=403)
-    now = table_now(table=table)
-    return JsonResponse({"state": page_state(now, verification=table.event.verification)})
-
-
-def _refused_text() -> str:
+def _refused_text(request: HttpRequest | None = None, table: Table | None = None) -> str:
     return _(
         "This device may not write this table: scan the table's QR code or type its code again."
     )
@@ -290,28 +266,61 @@ def _answer(request: HttpRequest, now: TableNow, **extra: Any) -> dict[str, Any]
     return {"board": html, "state": context["state"], **extra}
 
 
+# --- The JSON endpoints -------------------------------------------------------------------------
+
+Endpoint = Callable[[HttpRequest, Table, Access, dict[str, Any]], dict[str, Any]]
+
+
+def json_endpoint(method: str, refused: Callable[[HttpRequest, Table | None], str]) -> Any:
+    """``method`` only; the table found and its access checked (else refused with
+    ``refused``); a POST's JSON body read; every refusal answered as the API answers one."""
+
+    def decorate(view: Endpoint) -> View:
+        @wraps(view)
+        @never_cache
+        @json_methods(method)
+        def wrapped(request: HttpRequest, table_id: int) -> HttpResponse:
+            table = _table(table_id)
+            access = _allowed(request, table)
+            try:
+                if table is None or access is None:
+                    raise NotAllowed(refused(request, table))
+                data = read.body(request) if method == "POST" else {}
+                answer = view(request, table, access, data)
+            except KaiserError as exc:
+                return error_response(exc, message=_reader_text(exc))
+            return JsonResponse(answer)
+
+        return wrapped
+
+    return decorate
+
+
+table_reader = json_endpoint("GET", _refused_text)
+table_endpoint = json_endpoint("POST", _write_refused_text)
+
+
+def no_such_endpoint(request: HttpRequest, **path: str) -> HttpResponse:
+    """An address below a table page that none of its endpoints answers: JSON, as they do."""
+    return error_response(NotFound(N_("There is nothing at this address of the table page.")))
+
+
+@table_reader
+def board(
+    request: HttpRequest, table: Table, access: Access, data: dict[str, Any]
+) -> dict[str, Any]:
+    return _answer(request, table_now(table=table))
+
+
+@table_reader
+def state(
+    request: HttpRequest, table: Table, access: Access, data: dict[str, Any]
+) -> dict[str, Any]:
+    now = table_now(table=table)
+    return {"state": page_state(now, verification=table.event.verification)}
+
+
 # --- Writes ------------------------------------------------------------------------------------
-
-
-def table_endpoint(view: Callable[..., dict[str, Any]]) -> View:
-    """POST only; the table found and its access checked; KaiserErrors answered as JSON."""
-
-    @wraps(view)
-    @never_cache
-    @require_POST
-    def wrapped(request: HttpRequest, table_id: int) -> HttpResponse:
-        table = _table(table_id)
-        access = _allowed(request, table)
-        try:
-            if table is None or access is None:
-                raise NotAllowed(_write_refused_text(request, table))
-            data = read.body(request)
-            answer = view(request, table, access, data)
-        except KaiserError as exc:
-            return JsonResponse(error_json(exc, message=_reader_text(exc)), status=exc.status)
-        return JsonResponse(answer)
-
-    return wrapped
 
 
 def _reader_text(exc: KaiserError) -> str:
@@ -328,22 +337,6 @@ def _reader_text(exc: KaiserError) -> str:
     return exc.message
 
 
-def _current(table: Table, data: dict[str, Any]) -> tuple[TableNow, Game]:
-    """The table's current game, which must be the game the page wrote for (no hands read:
-    the answer reads the table again after the write)."""
-    now = table_current(table=table)
-    game_id = read.whole_number(data, "game_id")
-    if now.game is None or now.game.id != game_id:
-        raise Conflict(
-            _(
-                "This table has moved on to another game since this was entered. "
-                "Check the score sheet of the game it was for with the organiser."
-            ),
-            code="table_moved_on",
-        )
-    return now, now.game
-
-
 def _actor(request: HttpRequest, table: Table, access: Access) -> Actor:
     """The device holds the table's code, or its user a role in the event's club (or both)."""
     return Actor(
@@ -357,8 +350,10 @@ def _actor(request: HttpRequest, table: Table, access: Access) -> Actor:
 def preview(
     request: HttpRequest, table: Table, access: Access, data: dict[str, Any]
 ) -> dict[str, Any]:
-    _now, game = _current(table, data)
-    before, after = verification.hand_preview(game=game, entry=read.hand_entry(data))
+    game_shown = read.whole_number(data, "game_id")
+    before, after = verification.hand_preview(
+        game=table_current(table=table).game, entry=read.hand_entry(data), game_shown=game_shown
+    )
     html = render_to_string("table/_preview.html", preview_context(before, after), request=request)
     return {"preview": html}
 
@@ -368,17 +363,12 @@ def hands(
     request: HttpRequest, table: Table, access: Access, data: dict[str, Any]
 ) -> dict[str, Any]:
     client_id = read.client_id(data)
-    game_id = read.whole_number(data, "game_id")
+    game_shown = read.whole_number(data, "game_id")
     now = table_current(table=table)
-    if now.game is None or now.game.id != game_id:
-        # A retry of a hand that reached the server before the table moved on: done already.
-        if Hand.with_pending.filter(game_id=game_id, client_id=client_id).exists():
-            return _answer(request, table_now(table=table), created=False)
-        _current(table, data)
-    assert now.game is not None
     recorded = play.hand_submit(
         actor=_actor(request, table, access),
         game=now.game,
+        game_shown=game_shown,
         entry=read.hand_entry(data),
         client_id=client_id,
         number=read.optional_number(data, "number"),
@@ -397,10 +387,14 @@ def hands(
 def confirm(
     request: HttpRequest, table: Table, access: Access, data: dict[str, Any]
 ) -> dict[str, Any]:
-    _now, game = _current(table, data)
-    seat = read.seat(data, "seat")
-    number = read.whole_number(data, "number")
-    play.hand_confirm_by(actor=_actor(request, table, access), game=game, number=number, seat=seat)
+    game_shown = read.whole_number(data, "game_id")
+    play.hand_confirm_by(
+        actor=_actor(request, table, access),
+        game=table_current(table=table).game,
+        game_shown=game_shown,
+        number=read.whole_number(data, "number"),
+        seat=read.seat(data, "seat"),
+    )
     return _answer(request, table_now(table=table))
 
 
@@ -408,49 +402,47 @@ def confirm(
 def discard(
     request: HttpRequest, table: Table, access: Access, data: dict[str, Any]
 ) -> dict[str, Any]:
-    _now, game = _current(table, data)
+    game_shown = read.whole_number(data, "game_id")
+    game = table_current(table=table).game
     number = read.whole_number(data, "number")
-    if not Hand.with_pending.filter(game=game, client_id=read.client_id(data)).exists():
-        # a retry: that entry is gone already
-        return _answer(request, table_now(table=table), discarded=False)
-    play.hand_discard_by(
+    discarded = play.hand_discard_by(
         actor=_actor(request, table, access),
         game=game,
+        game_shown=game_shown,
         number=number,
+        client_id=read.client_id(data),
         reason=str(data.get("reason", "")),
     )
-    return _answer(request, table_now(table=table), discarded=True)
+    return _answer(request, table_now(table=table), discarded=discarded is not None)
 
 
 @table_endpoint
 def undo(
     request: HttpRequest, table: Table, access: Access, data: dict[str, Any]
 ) -> dict[str, Any]:
-    _now, game = _current(table, data)
+    game_shown = read.whole_number(data, "game_id")
+    game = table_current(table=table).game
     number = read.whole_number(data, "number")
-    client_id = read.client_id(data)
-    if not Hand.with_pending.filter(game=game, client_id=client_id).exists():
-        # a retry: that hand is gone already
-        return _answer(request, table_now(table=table), undone=False)
-    play.hand_take_back(
+    undone = play.hand_take_back(
         actor=_actor(request, table, access),
-        game_id=game.id,
+        game_id=None if game is None else game.id,
+        game_shown=game_shown,
         number=number,
+        client_id=read.client_id(data),
         reason=str(data.get("reason", "")),
     )
-    return _answer(request, table_now(table=table), undone=True)
+    return _answer(request, table_now(table=table), undone=undone is not None)
 
 
 @table_endpoint
 def acknowledge(
     request: HttpRequest, table: Table, access: Access, data: dict[str, Any]
 ) -> dict[str, Any]:
-    game_id = read.whole_number(data, "game_id")
-    if not Pairing.objects.filter(table=table, game_id=game_id).exists():
-        raise NotAllowed(_("That game was not played at this table."))
-    actor = _actor(request, table, access)
-    verification.game_acknowledge(
-        game_id=game_id, team=read.team(data), by=actor.by, by_label=actor.label
+    game_acknowledge_by(
+        actor=_actor(request, table, access),
+        table=table,
+        game_id=read.whole_number(data, "game_id"),
+        team=read.team(data),
     )
     return _answer(request, table_now(table=table))
 
