@@ -61,7 +61,7 @@ class GameResult:
     @property
     def score_text(self) -> str:
         """North–South's score, then East–West's: "52–0"."""
-        return f"{_shown(self.ns_score)}–{_shown(self.ew_score)}"
+        return score_pair(self.ns_score, self.ew_score)
 
     @property
     def how_text(self) -> str:
@@ -92,8 +92,25 @@ class GameResult:
         return gettext("%(team)s won: %(reason)s.") % {"team": team, "reason": self.how_text}
 
 
-def _shown(score: int | None) -> str:
-    return "–" if score is None else str(score)
+MINUS = "\u2212"
+
+
+def score_shown(score: int | None) -> str:
+    """A score as a page prints it: a true minus sign, a dash when there is none yet."""
+    if score is None:
+        return "–"
+    return f"{MINUS}{-score}" if score < 0 else str(score)
+
+
+def score_dash(first: int | None, second: int | None) -> str:
+    """The dash between two scores: spaced where one is negative, which "19–-16" would hide."""
+    negative = any(score is not None and score < 0 for score in (first, second))
+    return "\u202f–\u202f" if negative else "–"  # narrow spaces that do not break
+
+
+def score_pair(first: int | None, second: int | None) -> str:
+    """Two scores as a pair: "52–0", "19 – −16"."""
+    return f"{score_shown(first)}{score_dash(first, second)}{score_shown(second)}"
 
 
 # --- settlers ---------------------------------------------------------------------------------

@@ -67,6 +67,11 @@ class Shown:
     words: str
 
 
+def _number(shown: str) -> int:
+    """A score as a page prints it, a true minus sign included."""
+    return int(shown.replace("\u2212", "-"))
+
+
 def _record(game_id: int, *entries: Any) -> None:
     with TestCase.captureOnCommitCallbacks(execute=True):
         for entry in entries:
@@ -205,26 +210,26 @@ def _row(page: str, marker: str) -> str:
 
 def club_game_page(built: Built) -> Shown:
     page = _get(_staff(), f"/games/{built.game.id}/")
-    scores = re.findall(r"<strong>(-?\d+)</strong>", page[page.index('class="scores"') :])
+    scores = re.findall(r"<strong>([-−]?\d+)</strong>", page[page.index('class="scores"') :])
     sentence = _text(_match(r'<p class="result">(.*?)</p>', page)[1])
     winner = _winner_of_sentence(sentence, _names(built))
-    return Shown(int(scores[0]), int(scores[1]), winner, sentence)
+    return Shown(_number(scores[0]), _number(scores[1]), winner, sentence)
 
 
 def games_list(built: Built) -> Shown:
     row = _row(_get(_staff(), "/games/"), f'href="/games/{built.game.id}/"')
-    ns, ew = re.findall(r'<td class="num">(-?\d+)</td>', row)
+    ns, ew = re.findall(r'<td class="num">([-−]?\d+)</td>', row)
     sentence = _text(row.rsplit("<td>", 1)[1]).split(" · ", 1)[1]
-    return Shown(int(ns), int(ew), _winner_of_sentence(sentence, _names(built)), sentence)
+    return Shown(_number(ns), _number(ew), _winner_of_sentence(sentence, _names(built)), sentence)
 
 
 def player_page(built: Built) -> Shown:
     """North's page: own score first."""
     row = _row(_get(_staff(), f"/players/{built.game.north_id}/"), f"/games/{built.game.id}/")
-    own, other = _match(r'<td class="num">(-?\d+)&nbsp;–&nbsp;(-?\d+)</td>', row).groups()
+    own, other = _match(r'<td class="num">([-−]?\d+)\s?–\s?([-−]?\d+)</td>', row).groups()
     result = _text(row.split('<td class="num">', 2)[1].split("</td>", 1)[1])
     won = result.startswith("won")
-    return Shown(int(own), int(other), "ns" if won else "ew", result)
+    return Shown(_number(own), _number(other), "ns" if won else "ew", result)
 
 
 def _api_result(built: Built, answer: dict[str, Any]) -> Shown:
@@ -278,7 +283,7 @@ def organiser_round_page(built: Built) -> Shown:
     row = _row(page, f"/events/{pairing.event_id}/games/{pairing.id}/")
     cells = re.findall(r'<td class="num">(.*?)</td>', row, re.S)  # table, N–S, E–W
     result_column = row.split('<td class="num">')[3].split("<td>", 1)[1].split("</td>", 1)[0]
-    return Shown(int(cells[1]), int(cells[2]), None, _text(result_column))
+    return Shown(_number(cells[1]), _number(cells[2]), None, _text(result_column))
 
 
 def organiser_game_page(built: Built) -> Shown:
@@ -286,10 +291,12 @@ def organiser_game_page(built: Built) -> Shown:
     assert pairing is not None
     page = _get(_staff(), f"/events/{pairing.event_id}/games/{pairing.id}/")
     said = _text(_match(r'<p id="result">(.*?)</p>', page)[1])
-    ns, ew, sentence = _match(r"— (-?\d+)–(-?\d+)\. (.*)$", said).groups()
+    ns, ew, sentence = _match(r"— ([-−]?\d+)\s?–\s?([-−]?\d+)\. (.*)$", said).groups()
     game_line = _text(page[page.index("Game:") : page.index("</p>", page.index("Game:"))])
     assert re.search(r"\d+–\d+", game_line) is None, game_line  # one score on the page
-    return Shown(int(ns), int(ew), _winner_of_sentence(sentence, _event_names(pairing)), said)
+    return Shown(
+        _number(ns), _number(ew), _winner_of_sentence(sentence, _event_names(pairing)), said
+    )
 
 
 def table_end_screen(built: Built) -> Shown:
@@ -300,28 +307,30 @@ def table_end_screen(built: Built) -> Shown:
     page = _get(device, f"/table/{pairing.table_id}/")
     sentence = _text(_match(r'<p class="winner">(.*?)</p>', page)[1])
     final = _match(r'<p class="final">(.*?)</p>', page)[1]
-    ns, ew = re.findall(r"<strong>(-?\d+)</strong>", final)
+    ns, ew = re.findall(r"<strong>([-−]?\d+)</strong>", final)
     winner = _winner_of_sentence(sentence, ("North–South", "East–West"))
-    return Shown(int(ns), int(ew), winner, sentence)
+    return Shown(_number(ns), _number(ew), winner, sentence)
 
 
 def public_game_page(built: Built) -> Shown:
     pairing = built.pairing
     assert pairing is not None
     page = _get(Client(), f"/e/{pairing.event_id}/games/{pairing.id}/")
-    ns = _match(r'id="ns-score">(-?\d+)<', page)[1]
-    ew = _match(r'id="ew-score">(-?\d+)<', page)[1]
+    ns = _match(r'id="ns-score">([-−]?\d+)<', page)[1]
+    ew = _match(r'id="ew-score">([-−]?\d+)<', page)[1]
     sentence = _text(_match(r'id="ended">(.*?)</p>', page)[1])
-    return Shown(int(ns), int(ew), _winner_of_sentence(sentence, _event_names(pairing)), sentence)
+    return Shown(
+        _number(ns), _number(ew), _winner_of_sentence(sentence, _event_names(pairing)), sentence
+    )
 
 
 def _public_row(page: str, pairing: Pairing) -> Shown:
     row = _row(page, f'data-pairing="{pairing.id}"')
-    ns = _match(r'class="home-score">(-?\d+)<', row)[1]
-    ew = _match(r'class="away-score">(-?\d+)<', row)[1]
+    ns = _match(r'class="home-score">([-−]?\d+)<', row)[1]
+    ew = _match(r'class="away-score">([-−]?\d+)<', row)[1]
     cells = re.findall(r'<td class="(winner)?">', row)
     winner = "ns" if cells[0] == "winner" else "ew" if cells[1] == "winner" else None
-    return Shown(int(ns), int(ew), winner, _text(row.rsplit("<td>", 1)[1]))
+    return Shown(_number(ns), _number(ew), winner, _text(row.rsplit("<td>", 1)[1]))
 
 
 def public_round_page(built: Built) -> Shown:
@@ -341,10 +350,10 @@ def projector(built: Built) -> Shown:
     assert pairing is not None
     page = _get(Client(), f"/e/{pairing.event_id}/projector/")
     row = _row(page, f">{_event_names(pairing)[0]}</td>")
-    ns, ew = _match(r'<td class="pts">(-?\d+)–(-?\d+)</td>', row).groups()
+    ns, ew = _match(r'<td class="pts">([-−]?\d+)\s?–\s?([-−]?\d+)</td>', row).groups()
     teams = re.findall(r'<td class="team( won)?">', row)
     winner = "ns" if teams[0] else "ew" if teams[1] else None
-    return Shown(int(ns), int(ew), winner, "")
+    return Shown(_number(ns), _number(ew), winner, "")
 
 
 def standings(built: Built) -> Shown:
@@ -373,17 +382,20 @@ def _pdf_words(built: Built, kind: str, **subject: Any) -> str:
 def score_sheet_pdf(built: Built) -> Shown:
     assert built.pairing is not None
     text = _pdf_words(built, "score_sheet", game=built.game)
-    ns, ew, sentence = _match(r"N–S (-?\d+) · E–W (-?\d+) — (.*?\.)", text).groups()
+    ns, ew, sentence = _match(r"N–S ([-−]?\d+) · E–W ([-−]?\d+) — (.*?\.)", text).groups()
     return Shown(
-        int(ns), int(ew), _winner_of_sentence(sentence, _event_names(built.pairing)), sentence
+        _number(ns),
+        _number(ew),
+        _winner_of_sentence(sentence, _event_names(built.pairing)),
+        sentence,
     )
 
 
 def round_tables_pdf(built: Built) -> Shown:
     assert built.pairing is not None
     text = _pdf_words(built, "round_tables", round_=built.pairing.round)
-    ns, ew = _match(r"(-?\d+)–(-?\d+)", text[text.index("Result") :]).groups()
-    return Shown(int(ns), int(ew), None, "")  # the score only
+    ns, ew = _match(r"([-−]?\d+)\s?–\s?([-−]?\d+)", text[text.index("Result") :]).groups()
+    return Shown(_number(ns), _number(ew), None, "")  # the score only
 
 
 EVENT_SURFACES: list[Callable[[Built], Shown]] = [

@@ -16,6 +16,8 @@ from django.utils.html import conditional_escape, format_html
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 
+from scoring.results import score_dash, score_shown
+
 from ..naming import round_name
 from ..public.present import GameLine, PlayerName, Side
 
@@ -79,11 +81,12 @@ def _row(line: GameLine, event: Any, show_round: bool, urls: Addresses) -> str:
     home, away = line.home, line.away
     if away is not None:
         score = format_html(
-            '<a href="{}" class="score-link"><span class="home-score">{}</span>–'
+            '<a href="{}" class="score-link"><span class="home-score">{}</span>{}'
             '<span class="away-score">{}</span></a>',
             urls("public:game", line.pairing.id),
-            _shown(home.score, "–"),
-            _shown(away.score, "–"),
+            score_shown(home.score),
+            score_dash(home.score, away.score),
+            score_shown(away.score),
         )
         other = _side(away, urls)
     else:

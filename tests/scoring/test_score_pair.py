@@ -1,0 +1,31 @@
+"""Two scores as every page prints them: "52–0", and a negative one that reads as such."""
+
+from __future__ import annotations
+
+import pytest
+from django.template import Context, Template
+
+from scoring.results import GameResult, score_pair
+
+
+@pytest.mark.parametrize(
+    ("first", "second", "shown"),
+    [
+        (52, 0, "52–0"),
+        (19, -16, "19\u202f–\u202f\u221216"),
+        (-4, 58, "\u22124\u202f–\u202f58"),
+        (None, None, "–––"),
+        (None, 7, "––7"),
+    ],
+)
+def test_a_pair_of_scores(first, second, shown):
+    assert score_pair(first, second) == shown
+    assert "–-" not in shown
+
+
+def test_the_result_and_the_template_tag_print_the_same_pair():
+    assert GameResult(ns_score=58, ew_score=-4).score_text == "58\u202f–\u202f\u22124"
+    page = Template("{% load result_words %}{% score_pair a b %}").render(
+        Context({"a": 19, "b": -16})
+    )
+    assert page == "19\u202f–\u202f\u221216"
