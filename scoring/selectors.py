@@ -12,6 +12,7 @@ from kaiser_club.selectors import AnyUser, club_ids_with_role
 from .door_read import game_as_read_by_a_door
 from .gates import gate_reads, gate_related
 from .models import Game, GameChange, Hand
+from .permissions import GameAction
 from .results import result_reads, result_related
 
 GAME_RELATED = [
@@ -60,11 +61,18 @@ def seats_from_teams(game: Game) -> Game:
     return game
 
 
+def sees_games(role: Role | None) -> bool:
+    """Who may see a club's games: a role at least ``GameAction.READ`` in the club (staff act
+    as its admins). The one statement of it: ``games_visible_to`` filters by it and
+    ``game_for_actor`` judges the role its one statement read by it."""
+    return role is not None and role.includes(GameAction.READ.value)
+
+
 def games_visible_to(*, user: AnyUser) -> QuerySet[Game]:
-    """Games of the clubs where the user is at least a player (every game for staff), with
-    what their results read (``scoring.results``)."""
+    """Games of the clubs where the user ``sees_games`` (every game for staff), with what
+    their results read (``scoring.results``)."""
     qs = Game.objects.select_related(*GAME_RELATED, *result_related())
-    club_ids = club_ids_with_role(user=user, at_least=Role.PLAYER)
+    club_ids = club_ids_with_role(user=user, at_least=GameAction.READ.value)
     return qs if club_ids is None else qs.filter(club_id__in=club_ids)
 
 
@@ -85,13 +93,10 @@ def game_for_actor(*, actor: Actor, game_id: int) -> Game | None:
     )
     if game is None:
         return None
-    if staff:
-        role = Role.CLUB_ADMIN
-    else:
-        found = game.actor_role  # type: ignore[attr-defined]
-        if found is None or not Role(found).includes(Role.PLAYER):
-            return None  # not a game of the reader's clubs: as if there were none
-        role = Role(found)
+    found = game.actor_role if not staff else Role.CLUB_ADMIN  # type: ignore[attr-defined]
+    role = None if found is None else Role(found)
+    if not sees_games(role):
+        return None  # not a game of the reader's clubs: as if there were none
     actor.remember_role(game.club_id, role)
     return seats_from_teams(game)
 

@@ -15,13 +15,20 @@ from django.db.models import OuterRef, Subquery
 from kaiser_club.actors import Actor
 from kaiser_club.models import Membership
 from kaiser_club.roles import Role
+from kaiser_club.selectors import role_in_club
 from scoring import services
 from scoring.door_read import game_as_read_by_a_door
 from scoring.gates import Step, gate_reads, gate_related, rule_for
 from scoring.models import Game
 from scoring.results import game_result, result_reads, result_related
 from scoring.rules import Team as Side
-from scoring.selectors import GAME_TEAMS, door_reads, game_for_actor
+from scoring.selectors import (
+    GAME_TEAMS,
+    door_reads,
+    game_for_actor,
+    games_visible_to,
+    sees_games,
+)
 from tests.factories import UserFactory, member, start_game
 from tests.table.helpers import make_table
 
@@ -157,3 +164,23 @@ def test_registered_reads_are_what_the_apps_declare() -> None:
     # The gate's and the result's columns are among the door's reads.
     assert set(gate_reads()) <= set(door_reads())
     assert set(result_reads()) <= set(door_reads())
+
+
+@pytest.mark.parametrize("make", [club_game, event_game], ids=["club game", "event's game"])
+@pytest.mark.parametrize("who", [*[r.value for r in Role], "stranger", "staff", "anonymous"])
+def test_the_door_read_sees_the_games_the_visible_list_holds(make: Any, who: str) -> None:
+    """Who may see a game is said once (``sees_games``): the door's one statement, which reads
+    the role in SQL of its own, finds the game exactly when ``games_visible_to`` lists it."""
+    game = make()
+    user: Any
+    if who == "anonymous":
+        user = AnonymousUser()
+    elif who in ("stranger", "staff"):
+        user = UserFactory(is_staff=who == "staff")
+    else:
+        user = member(game.club, Role(who))
+    listed = games_visible_to(user=user).filter(id=game.id).exists()
+    found = game_for_actor(actor=Actor.of(user), game_id=game.id) is not None
+    assert found == listed
+    assert listed == (who not in ("stranger", "anonymous"))
+    assert sees_games(role_in_club(user=user, club_id=game.club_id)) == listed
