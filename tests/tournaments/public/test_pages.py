@@ -220,6 +220,13 @@ def test_home_page_shows_the_round_the_leaders_and_whats_playing(client, swiss):
     assert f'href="/e/{made.event.id}/rounds/2/"' in html
 
 
+def test_a_finished_swiss_events_home_page_lists_its_placings(client, swiss):
+    made, _, _ = swiss
+    Event.objects.filter(id=made.event.id).update(status="finished")
+    html = client.get(f"/e/{made.event.id}/").content.decode()
+    assert "<h2>Placings</h2>" in html and "Leaders" not in html
+
+
 def test_projector_shows_the_clock_tables_and_standings(client, swiss):
     made, now, waiting = swiss
     from scoring import services as scoring
