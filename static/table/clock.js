@@ -1,7 +1,7 @@
 /* The game clock on the table page. The server's deadline is the truth: the page measures how
    far its own clock is from the server's (the offset, from the answer with the shortest round
    trip, as NTP does) and counts down to the deadline in server time. Warnings at 10 and 5
-   minutes; at zero, "Time: finish this hand". No framework, no dependency. */
+   minutes and in the last one; at zero, "Time: finish this hand". No framework, no dependency. */
 (function () {
   "use strict";
 
@@ -40,6 +40,8 @@
         shown = Math.floor(minutes / 60) + ":" + String(minutes % 60).padStart(2, "0") + ":" +
           String(seconds % 60).padStart(2, "0");
       }
+      // Minutes taken away can bring the deadline within a minute at once: say so, not "5".
+      if (left <= 60 * 1000) return { time: shown, note: text.clock_one, level: "warn-5 warn-1" };
       if (left <= 5 * 60 * 1000) return { time: shown, note: text.clock_five, level: "warn-5" };
       if (left <= 10 * 60 * 1000) return { time: shown, note: text.clock_ten, level: "warn-10" };
       return { time: shown, note: "", level: "" };

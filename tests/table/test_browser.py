@@ -300,6 +300,12 @@ def test_the_clock_runs_out_mid_hand(tablet: Any) -> None:
     expect(clock).to_have_class(re.compile(r"\bwarn-5\b"))
     expect(page.locator("#clock-time")).to_have_text(re.compile(r"^4:[45]\d$"))
 
+    deadline_in(33)  # the organiser took minutes away: no "5 minutes left" with 33 s to go
+    page.reload()
+    expect(page.locator("#clock-note")).to_have_text("Less than a minute left")
+    expect(clock).to_have_class(re.compile(r"\bwarn-1\b"))
+    expect(page.locator("#clock-time")).to_have_text(re.compile(r"^0:[23]\d$"))
+
     deadline_in(3)
     page.reload()
     keeper = Scorekeeper(page)

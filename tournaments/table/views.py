@@ -205,6 +205,7 @@ def _script_text() -> dict[str, str]:
         "seat3": _("West"),
         "clock_ten": _("10 minutes left"),
         "clock_five": _("5 minutes left"),
+        "clock_one": _("Less than a minute left"),
         "clock_zero": _("Time: finish this hand"),
         "clock_paused": _("Clock paused"),
         "refused_device": _refused_text(),
