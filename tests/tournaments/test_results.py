@@ -17,6 +17,7 @@ from scoring.rules import Team
 from tests.factories import member
 from tournaments import services
 from tournaments.models import Pairing, Rollback, Round
+from tournaments.services.results import refresh_bye_points
 
 from .helpers import game_of, generate, gid, make_event, win_for, win_game, winning_hand
 
@@ -118,6 +119,18 @@ def test_a_bye_scores_the_rounds_average_winning_and_losing_scores_until_changed
     services.pairing_set_bye_points(pairing=bye, points_for=52, points_against=30)
     bye.refresh_from_db()
     assert (bye.home_points, bye.away_points, bye.points_set_by_organiser) == (52, 30, True)
+
+
+def test_a_byes_averages_go_to_the_nearest_point_a_half_to_the_even_one():
+    event = make_event(teams=5, format="swiss")
+    generate(event)
+    bye = Pairing.objects.get(event=event, result="bye")
+    first, second = Pairing.objects.filter(event=event, result="pending").order_by("id")
+    Pairing.objects.filter(id=first.id).update(result="played", home_points=25, away_points=3)
+    Pairing.objects.filter(id=second.id).update(result="played", home_points=4, away_points=28)
+    refresh_bye_points(round_id=bye.round_id)  # winning 26.5, losing 3.5 (docs/rules.md)
+    bye.refresh_from_db()
+    assert (bye.home_points, bye.away_points) == (26, 4)
 
 
 def test_a_game_played_late_lets_the_next_round_be_generated():
