@@ -156,6 +156,32 @@ def test_a_retry_after_the_table_moved_on_is_answered_as_done() -> None:
     assert stale.status_code == 409 and stale.json()["code"] == "table_moved_on"
 
 
+def test_every_endpoint_refuses_a_game_its_table_moved_on_from() -> None:
+    """The hand services decide it for each action (``game_shown``), so every door that names
+    the game it showed hears the same refusal, and the table's rows stay as they were."""
+    setup = make_table(verification=True)
+    client = opened(setup)
+    pending = hand_body(setup.game, entered_by_seat=0)
+    post(client, setup.table.id, "hands", pending)
+    services.game_forfeit(game_id=setup.game.id, forfeited_by=Side.NS)
+    add_table(setup.event, table=setup.table, round_number=2)  # its game begins: moved on
+    game = Game.objects.get(id=setup.game.id)
+    kept = (game.version, game.changes.count(), Hand.with_pending.count())
+    sent = {
+        "preview": hand_body(setup.game),
+        "hands": hand_body(setup.game, entered_by_seat=0),
+        "confirm": {"game_id": setup.game.id, "number": 1, "seat": 1},
+        "discard": {"game_id": setup.game.id, "number": 1, "client_id": pending["client_id"]},
+        "undo": {"game_id": setup.game.id, "number": 1, "client_id": pending["client_id"]},
+    }
+    for endpoint, body in sent.items():
+        answer = post(client, setup.table.id, endpoint, body)
+        assert answer.status_code == 409, (endpoint, answer.content[:200])
+        assert answer.json()["code"] == "table_moved_on", endpoint
+    game.refresh_from_db()
+    assert (game.version, game.changes.count(), Hand.with_pending.count()) == kept
+
+
 def test_undo_and_its_retry() -> None:
     setup = make_table()
     client = opened(setup)
@@ -198,6 +224,21 @@ def test_verification_through_the_endpoints() -> None:
     assert post(client, setup.table.id, "confirm", confirm).status_code == 200
     assert Game.objects.get(id=setup.game.id).ew_score == 10
     assert post(client, setup.table.id, "confirm", confirm).status_code == 200  # a retry
+
+
+def test_the_first_hand_waiting_for_confirmation_is_the_sheet_and_says_whose_bid_was_made() -> None:
+    setup = make_table(verification=True)
+    client = opened(setup)
+    assert "No hands yet." in page_text(client, setup)
+    post(client, setup.table.id, "hands", hand_body(setup.game, entered_by_seat=0))
+    text = page_text(client, setup)
+    assert "Hand 1: to be confirmed" in text
+    assert "No hands yet." not in text  # the waiting hand is on the sheet
+    summary = text[text.index('<p class="summary">') : text.index('<p class="result">')]
+    assert 'class="made"' in summary or 'class="set"' in summary  # next to the bid
+    result = text[text.index('<p class="result">') :]
+    result = result[: result.index("</p>")]
+    assert 'class="made"' not in result and 'class="set"' not in result
 
 
 def test_discard_and_its_retry() -> None:
