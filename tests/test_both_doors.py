@@ -10,7 +10,9 @@ the CSV import. Every door must give that outcome:
   the entry made with the right player records);
 - ``Refused(status, sentence)``: that status (a page: the sentence as its error message) with
   that exact sentence, and nothing written: every row of every model the action could touch is
-  the same before and after (tests/two_clubs.py, ``snapshot``).
+  the same before and after (tests/two_clubs.py, ``snapshot``);
+- ``Repeated(…)``: a 2xx and nothing written (a retry of what was done already), and the state
+  the case describes.
 
 A door that does not give the case's outcome today, in code another branch is changing, is
 marked xfail(strict=True) with the branch named.
@@ -25,7 +27,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import pytest
-from django.contrib.auth.models import User
+from django.contrib.auth.models import AnonymousUser, User
 from django.contrib.messages import get_messages
 from django.contrib.messages.constants import ERROR
 from django.test import Client
@@ -36,8 +38,11 @@ from kaiser_club.actors import Actor
 from kaiser_club.models import Club, Membership, Player
 from kaiser_club.roles import Role
 from scoring import services as scoring
+from scoring.api.serializers import HandEntrySerializer
 from scoring.models import Game, GameChange, Hand, Team
+from scoring.rules import Seat
 from scoring.rules import Team as Side
+from scoring.services import play, verification
 from tests.factories import member
 from tests.scoring.hands import EW, NS, E, N, make_club, played
 from tests.table.helpers import Setup, add_table, make_event, opened
@@ -73,6 +78,13 @@ REOPEN_REASON = (
     "Say why this finished game is reopened: the reason is kept in its history, and its result "
     "leaves the ratings and standings until it ends again."
 )
+MOVED_ON = (
+    "This table has moved on to another game since this was entered. Check the score sheet of "
+    "the game it was for with the organiser."
+)
+SAME_PARTNERSHIP = (
+    "South is a partner of the player who entered this hand: a player of East–West confirms it."
+)
 # An id in an API body is looked for among the user's clubs' rows only (kaiser_club/api/
 # visible.py): club B's is answered as an id that does not exist, naming nothing of club B.
 NO_PLAYER = (
@@ -94,6 +106,8 @@ class Scene:
     event: Event | None = None
     players: dict[str, Player] = field(default_factory=dict)  # "a1", "b1", "none1", …
     teams: dict[str, Team] = field(default_factory=dict)
+    client_ids: dict[int, uuid.UUID] = field(default_factory=dict)  # the hands' ids, by number
+    other_game: Game | None = None  # a game of another table of the event
 
     @property
     def setup(self) -> Setup:
@@ -137,8 +151,9 @@ def hand_scene(kind: str, verification: bool, started: bool) -> Callable[[], Sce
 def _enter(scene: Scene, user: User, number: int) -> Hand:
     """A hand entered at the scene's game by ``user`` (under the event's rules)."""
     entry = played(N, 7, 6, NS, EW) if number % 2 else played(E, 7, 6, EW, NS)
+    scene.client_ids[number] = uuid.uuid4()
     recorded = scoring.hand_submit(
-        actor=Actor.of(user), game=scene.game, entry=entry, client_id=uuid.uuid4()
+        actor=Actor.of(user), game=scene.game, entry=entry, client_id=scene.client_ids[number]
     )
     return recorded.hand
 
@@ -175,6 +190,59 @@ def finished_scene(kind: str) -> Callable[[], Scene]:
         return scene
 
     return build
+
+
+def entered_scene(verification: bool) -> Callable[[], Scene]:
+    """A club night's game at table 1 where the table's tablet entered the doors' hand (hand
+    1, by North: pending with ``verification``) with the id the scene keeps."""
+
+    def build() -> Scene:
+        scene = hand_scene(NIGHT, verification, STARTED)()
+        incoming = HandEntrySerializer(data=_hand_entry())
+        assert incoming.is_valid(), incoming.errors
+        scene.client_ids[1] = uuid.uuid4()
+        scoring.hand_submit(
+            actor=Actor(user=AnonymousUser(), table_id=scene.setup.table.id),
+            game=scene.game,
+            entry=incoming.to_entry(),
+            client_id=scene.client_ids[1],
+            entered_by_seat=Seat.NORTH,
+        )
+        return scene
+
+    return build
+
+
+def discarded_scene() -> Scene:
+    """``entered_scene`` with verification, its pending hand discarded at the table."""
+    scene = entered_scene(ON)()
+    play.hand_discard_by(
+        actor=Actor(user=AnonymousUser(), table_id=scene.setup.table.id),
+        game=scene.game,
+        number=1,
+    )
+    return scene
+
+
+def moved_on_scene() -> Scene:
+    """``entered_scene``'s game played to its end and agreed to by both partnerships, and
+    round 2 drawn at the same table: the table is at round 2's game now."""
+    scene = entered_scene(OFF)()
+    while scene.game.status != "finished":
+        scoring.hand_record(
+            game_id=scene.game.id, entry=winning_hand(Side.NS), client_id=uuid.uuid4()
+        )
+    add_table(scene.setup.event, round_number=2, started=False, table=scene.setup.table)
+    for side in (Side.NS, Side.EW):
+        verification.game_acknowledge(game_id=scene.game.id, team=side)
+    return scene
+
+
+def two_tables_scene() -> Scene:
+    """``finished_scene``'s finished game at table 1, and table 2 with a game of its own."""
+    scene = finished_scene(NIGHT)()
+    scene.other_game = add_table(scene.setup.event, number=2).game
+    return scene
 
 
 def two_hands_scene() -> Scene:
@@ -312,6 +380,54 @@ def _table_undo(scene: Scene, client: Client, objects: dict[str, Any]) -> Any:
     return client.post(f"/table/{scene.setup.table.id}/undo", body, content_type="application/json")
 
 
+def _api_hand_again(scene: Scene, client: Client, objects: dict[str, Any]) -> Any:
+    """Hand 1 sent again: its id and body."""
+    body = {**_hand_entry(), "client_id": str(scene.client_ids[1]), "entered_by_seat": 0}
+    return client.post(f"/api/games/{scene.game.id}/hands/", body, format="json")
+
+
+def _table_hand_again(scene: Scene, client: Client, objects: dict[str, Any]) -> Any:
+    body = {
+        "game_id": scene.game.id,
+        "client_id": str(scene.client_ids[1]),
+        "entered_by_seat": 0,
+        "entry": _hand_entry(),
+    }
+    return client.post(
+        f"/table/{scene.setup.table.id}/hands", body, content_type="application/json"
+    )
+
+
+def _table_undo_by_id(scene: Scene, client: Client, objects: dict[str, Any]) -> Any:
+    """The undo the table sends for the hand the case names (by its number and its id)."""
+    number = objects["hand"]
+    body = {"game_id": scene.game.id, "number": number, "client_id": str(scene.client_ids[number])}
+    return client.post(f"/table/{scene.setup.table.id}/undo", body, content_type="application/json")
+
+
+def _table_confirm(scene: Scene, client: Client, objects: dict[str, Any]) -> Any:
+    body = {"game_id": scene.game.id, "number": 1, "seat": objects["seat"]}
+    return client.post(
+        f"/table/{scene.setup.table.id}/confirm", body, content_type="application/json"
+    )
+
+
+def _table_discard(scene: Scene, client: Client, objects: dict[str, Any]) -> Any:
+    body = {"game_id": scene.game.id, "number": 1, "client_id": str(scene.client_ids[1])}
+    return client.post(
+        f"/table/{scene.setup.table.id}/discard", body, content_type="application/json"
+    )
+
+
+def _table_acknowledge(scene: Scene, client: Client, objects: dict[str, Any]) -> Any:
+    game = scene.other_game if objects.get("game") == "another table's" else scene.game
+    assert game is not None
+    body = {"game_id": game.id, "team": "ns"}
+    return client.post(
+        f"/table/{scene.setup.table.id}/acknowledge", body, content_type="application/json"
+    )
+
+
 def _pair(scene: Scene, objects: dict[str, Any]) -> tuple[Player, Player]:
     return scene.players[objects["players"][0]], scene.players[objects["players"][1]]
 
@@ -402,6 +518,12 @@ DOORS = {
         Door("table page", "table", _table_hand),
         Door("games API undo", "api", _api_undo),
         Door("table page undo", "table", _table_undo),
+        Door("games API, the same hand again", "api", _api_hand_again),
+        Door("table page, the same hand again", "table", _table_hand_again),
+        Door("table page undo by the hand's id", "table", _table_undo_by_id),
+        Door("table page confirm", "table", _table_confirm),
+        Door("table page discard", "table", _table_discard),
+        Door("table page acknowledge", "table", _table_acknowledge),
         Door("entries API", "api", _api_entry),
         Door("add-entry page", "page", _entry_page),
         Door("CSV import page", "page", _csv_page),
@@ -428,6 +550,12 @@ class Allowed:
 class Refused:
     status: int
     sentence: str  # formatted with Scene.text()
+
+
+@dataclass(frozen=True)
+class Repeated:
+    what: str  # the state the retry finds, in words
+    check: Callable[[Scene, dict[str, Any]], None]
 
 
 def _counted(scene: Scene, objects: dict[str, Any]) -> None:
@@ -490,6 +618,32 @@ def _corrected(scene: Scene, objects: dict[str, Any]) -> None:
     assert (change.hand_number, change.reason) == (1, objects["reason"])
 
 
+def _one_hand(status: str) -> Callable[[Scene, dict[str, Any]], None]:
+    def check(scene: Scene, objects: dict[str, Any]) -> None:
+        hand = Hand.with_pending.get(game_id=scene.game.id)
+        assert (hand.number, hand.status, hand.client_id) == (1, status, scene.client_ids[1])
+
+    return check
+
+
+def _no_hand(scene: Scene, objects: dict[str, Any]) -> None:
+    assert not Hand.with_pending.filter(game_id=scene.game.id).exists()
+
+
+def _hand_1_kept(scene: Scene, objects: dict[str, Any]) -> None:
+    hand = Hand.objects.get(game_id=scene.game.id, number=1)
+    assert hand.client_id == scene.client_ids[1]
+
+
+def _hand_1_left(scene: Scene, objects: dict[str, Any]) -> None:
+    assert scene.game.hand_count == 1
+    assert list(Hand.with_pending.filter(game_id=scene.game.id).values_list("number")) == [(1,)]
+
+
+def _acknowledged(scene: Scene, objects: dict[str, Any]) -> None:
+    assert verification.acknowledged_teams(game=scene.game) == {"ns"}
+
+
 COUNTED = Allowed("the hand counts at once", _counted)
 PENDING = Allowed("the hand waits for the other partnership", _pending)
 
@@ -504,7 +658,7 @@ class Case:
     objects: dict[str, Any]  # what the case names, for its doors (and its name)
     scene: Callable[[], Scene]
     doors: tuple[str, ...]
-    expect: Allowed | Refused
+    expect: Allowed | Refused | Repeated
     xfail: dict[str, str] = field(default_factory=dict)  # door -> the branch fixing it
 
 
@@ -638,6 +792,123 @@ CASES: list[Case] = [
         )
         for kind, where in ((TOURNAMENT, "tournament"), (NIGHT, "club night"))
     ],
+    # --- The same hand again (a retry), and a table that moved on ---
+    *[
+        Case(
+            f"the same hand sent again, by {actor}",
+            actor,
+            {"hand": "1, its id and body again"},
+            entered_scene(OFF),
+            ("table page, the same hand again",)
+            if actor == "tablet"
+            else ("games API, the same hand again", "table page, the same hand again"),
+            Repeated("hand 1 once, as it was", _one_hand("confirmed")),
+        )
+        for actor in ("tablet", "scorekeeper", "organiser")
+    ],
+    *[
+        Case(
+            f"a new hand for the game its table moved on from, by {actor}",
+            actor,
+            {"game": "over and agreed to; the table at round 2's game"},
+            moved_on_scene,
+            ("table page",),  # the API names the game itself: no table moves on under it
+            Refused(409, MOVED_ON),
+        )
+        for actor in ("tablet", "scorekeeper")
+    ],
+    *[
+        Case(
+            f"the same hand again after its table moved on, by {actor}",
+            actor,
+            {"game": "over and agreed to; the table at round 2's game", "hand": 1},
+            moved_on_scene,
+            ("table page, the same hand again",),
+            Repeated("hand 1 as it was", _hand_1_kept),
+        )
+        for actor in ("tablet", "scorekeeper")
+    ],
+    *[
+        Case(
+            f"undo by its id of a hand already taken back, by {actor}",
+            actor,
+            {"hand": 2},
+            undo_scene(taken_back=True),
+            ("table page undo by the hand's id",),
+            Repeated("hand 1 stays: nothing more is taken back", _hand_1_left),
+        )
+        for actor in ("tablet", "scorekeeper")
+    ],
+    # --- Verification at the table: confirm, discard ---
+    *[
+        Case(
+            f"confirmation from the other partnership, by {actor}",
+            actor,
+            {"seat": 1},
+            entered_scene(ON),
+            ("table page confirm",),
+            Allowed("hand 1 counts", _one_hand("confirmed")),
+        )
+        for actor in ("tablet", "scorekeeper")
+    ],
+    Case(
+        "confirmation from the entering player's partner",
+        "tablet",
+        {"seat": 2},
+        entered_scene(ON),
+        ("table page confirm",),
+        Refused(400, SAME_PARTNERSHIP),
+    ),
+    *[
+        Case(
+            f"discard of the pending hand, by {actor}",
+            actor,
+            {"hand": 1},
+            entered_scene(ON),
+            ("table page discard",),
+            Allowed("the pending hand is gone", _no_hand),
+        )
+        for actor in ("tablet", "scorekeeper")
+    ],
+    Case(
+        "discard sent again",
+        "tablet",
+        {"hand": "1, discarded already"},
+        discarded_scene,
+        ("table page discard",),
+        Repeated("no hand, nothing more written", _no_hand),
+    ),
+    # --- The partnerships agree to the result ---
+    *[
+        Case(
+            f"North–South agree to the result at its table, by {actor}",
+            actor,
+            {"game": "over"},
+            finished_scene(NIGHT),
+            ("table page acknowledge",),
+            Allowed("North–South's agreement is kept", _acknowledged),
+        )
+        for actor in ("tablet", "scorekeeper")
+    ],
+    *[
+        Case(
+            f"agreeing to another table's game, by {actor}",
+            actor,
+            {"game": "another table's"},
+            two_tables_scene,
+            ("table page acknowledge",),
+            Refused(403, "That game was not played at this table."),
+        )
+        for actor in ("tablet", "scorekeeper")
+    ],
+    Case(
+        "agreeing to a result, by a player of the club",
+        "player",
+        {"game": "over"},
+        finished_scene(NIGHT),
+        ("table page acknowledge",),
+        Refused(403, WRITERS_AT_A_CLUB_NIGHT),
+    ),
     # --- Registering an entry ---
     Case(
         "entry naming club B's members by id",
@@ -774,7 +1045,13 @@ def test_each_door_gives_the_cases_outcome(case: Case, door: Door) -> None:
     answer = door.send(scene, client, case.objects)
     written = changes(before, snapshot())
     where = f"{case.name} through the {door.name}"
-    if isinstance(case.expect, Refused):
+    if isinstance(case.expect, Repeated):
+        assert 200 <= answer.status_code < 300, (
+            f"{where}: {answer.status_code}: {said(answer, door)}"
+        )
+        assert not written, f"{where} repeated what was done but wrote:\n" + "\n".join(written)
+        case.expect.check(scene, case.objects)
+    elif isinstance(case.expect, Refused):
         sentence = case.expect.sentence.format_map(scene.text())
         if door.kind == "page":  # the form again, or back with the sentence as a message
             # The form again (400, or the refusal's own status), or back with a message.

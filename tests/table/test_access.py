@@ -12,12 +12,17 @@ import pytest
 from django.core.cache import cache
 from django.test import Client
 
+from kaiser_club.actors import Actor
+from kaiser_club.errors import NotAllowed
 from kaiser_club.roles import Role
+from scoring.gates import Step, rule_for
 from scoring.models import Game, Hand
 from tests.factories import member
 from tests.table.helpers import add_table, make_event, make_table, opened
 from tournaments.choices import EventKind
+from tournaments.game_gate import writer_role
 from tournaments.services.tables import display_code, table_renew, table_revoke
+from tournaments.table.access import member_may_open
 
 pytestmark = pytest.mark.django_db
 
@@ -201,3 +206,55 @@ def test_the_open_page_costs_the_same_for_2_or_8_tables(kind: str) -> None:
         assert text.count('href="/table/') == size
         counts.append(len(captured))
     assert counts[0] == counts[1], counts
+
+
+@pytest.mark.parametrize("kind", list(EventKind))
+@pytest.mark.parametrize("role", list(Role))
+def test_the_page_the_list_and_the_gate_read_one_writer_role(kind: str, role: Role) -> None:
+    """Who enters an event's hands without a code is said once (``WRITER_ROLES``): the member
+    opens the table's page, finds it on /t/ and enters a hand through the games API alike."""
+    setup = make_table(kind=kind)
+    event = setup.event
+    user = member(event.club, role)
+    client = Client()
+    client.force_login(user)
+    writes = role.includes(writer_role(event))
+    assert (client.get(f"/table/{setup.table.id}/").status_code == 200) == writes
+    assert (f"/table/{setup.table.id}/" in client.get("/t/").content.decode()) == writes
+    assert member_may_open(user, setup.table) == writes
+    try:
+        rule_for(game=setup.game, actor=Actor.of(user), step=Step.ENTER)
+    except NotAllowed:
+        assert not writes
+    else:
+        assert writes
+
+
+def test_the_json_endpoints_answer_every_refusal_as_the_api_does() -> None:
+    """A refusal, a wrong method and an address no endpoint answers come as JSON with a
+    sentence and its code, as the API's refusals; the page itself stays a page."""
+    setup = make_table()
+    stranger = Client()
+    board = stranger.get(f"/table/{setup.table.id}/board")
+    assert (board.status_code, board["Content-Type"]) == (403, "application/json")
+    assert board.json()["code"] == "not_allowed"
+    assert "scan the table's QR code" in board.json()["detail"]
+    device = opened(setup)
+    wrong_method = device.get(f"/table/{setup.table.id}/hands")
+    assert wrong_method.status_code == 405 and wrong_method["Allow"] == "POST"
+    assert wrong_method.json() == {
+        "detail": "This address answers POST requests only.",
+        "code": "method_not_allowed",
+    }
+    assert device.post(f"/table/{setup.table.id}/state").json()["code"] == "method_not_allowed"
+    for address in (f"/table/{setup.table.id}/nothing", "/table/abc/hands"):
+        missing = device.post(address, {}, content_type="application/json")
+        assert (missing.status_code, missing["Content-Type"]) == (404, "application/json")
+        assert missing.json() == {
+            "detail": "There is nothing at this address of the table page.",
+            "code": "not_found",
+        }
+    page = stranger.get(f"/table/{setup.table.id}/")
+    assert page.status_code == 403 and page["Content-Type"].startswith("text/html")
+    french = device.get(f"/table/{setup.table.id}/undo", HTTP_ACCEPT_LANGUAGE="fr")
+    assert french.json()["detail"] == "Cette adresse ne répond qu’aux requêtes POST."
