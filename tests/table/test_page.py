@@ -109,6 +109,21 @@ def test_the_preview_shows_both_teams_and_the_new_scores() -> None:
     assert Hand.with_pending.count() == 0  # nothing written
 
 
+def test_the_preview_says_why_a_bid_out_side_scores_by_stealing_the_five() -> None:
+    setup = make_table()  # tournament: bid out at 47, stealing the five scores
+    for _ in range(2):
+        record(setup.game, played(S, 8, 8, NS, NS, trump=None, contract=Contract.NO_TRUMP))
+    record(setup.game, played(N, 7, 5, NS, EW))  # North–South 50: bid out
+    client = opened(setup)
+    body = hand_body(setup.game)  # East bids 7 hearts, takes 5; North–South take the 5♥
+    body["entry"].update({"five_hearts": "ns", "three_spades": "ew"})
+    html = post(client, setup.table.id, "preview", body).json()["preview"]
+    assert "North–South is bid out but took the 5♥: stealing the five, its points count." in html
+    plain = hand_body(setup.game)  # East–West take the 5♥: nothing stolen
+    html = post(client, setup.table.id, "preview", plain).json()["preview"]
+    assert "stealing the five" not in html
+
+
 def test_the_preview_past_the_deadline_says_the_game_ends_on_time() -> None:
     setup = make_table()
     Game.objects.filter(id=setup.game.id).update(started_at=timezone.now() - timedelta(minutes=61))

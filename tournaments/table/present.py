@@ -14,6 +14,7 @@ from scoring.convert import game_rules
 from scoring.models import Game, Hand
 from scoring.rules import GameState, HandResult, KaiserBid, MisdealRedeal, NoTrump, RuleSet, Seat
 from scoring.rules import Team as Side
+from scoring.rules.scoring import stole_the_five
 
 from .selectors import TableNow
 
@@ -206,6 +207,8 @@ def preview_context(before: GameState, after: GameState) -> dict[str, Any]:
                 "score": result.scores[side],
                 "bidding": side is bidders,
                 "bid_out": side in result.bid_out,
+                "stole_five": side is not bidders
+                and stole_the_five(after.rules, result.entry, side, side in result.bid_out),
             }
         )
     return {
