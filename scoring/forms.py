@@ -25,7 +25,7 @@ from .choices import (
 )
 from .convert import entry_fields, hand_to_entry
 from .models import Hand
-from .rules import HandEntry
+from .rules import HandEntry, KaiserBid, NoTrump, RuleSet
 
 NONE = [("", "—")]
 
@@ -85,12 +85,47 @@ class HandCorrectionForm(forms.Form):
 
     entry: HandEntry
 
+    def __init__(self, *args: Any, rules: RuleSet | None = None, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        if rules is not None:
+            self._offer_only_what(rules)
+
+    def _offer_only_what(self, rules: RuleSet) -> None:
+        """Nothing the game's rules refuse outright: no low no-trump, Kaiser bid or misdeal
+        reason where its rule set has none (the service refuses them anyway)."""
+        contracts = {ContractChoice.TRUMP.value}
+        if rules.no_trump is not NoTrump.NONE:
+            contracts.add(ContractChoice.NO_TRUMP.value)
+        if rules.no_trump is NoTrump.HIGH_AND_LOW:
+            contracts.add(ContractChoice.LOW_NO_TRUMP.value)
+        if rules.kaiser_bid is not KaiserBid.OFF:
+            contracts.add(ContractChoice.KAISER.value)
+        else:
+            del self.fields["bidder_tricks"]
+        self._keep("contract", contracts)
+        if not rules.misdeals:
+            self._keep("kind", {HandKindChoice.PLAYED.value})
+            del self.fields["misdeal_reason"]
+        else:
+            self._keep("misdeal_reason", {reason.value for reason in rules.misdeals} | {""})
+        if rules.pass_out_is_misdeal:
+            del self.fields["forced"]  # a pass-out is a misdeal: no bid is forced
+        bid = self.fields["bid"]
+        bid.widget.attrs.update({"min": rules.min_bid, "max": rules.max_bid})
+
+    def _keep(self, name: str, values: set[str]) -> None:
+        field = self.fields[name]
+        assert isinstance(field, forms.ChoiceField)
+        field.choices = [(value, label) for value, label in field.choices if value in values]
+
     @classmethod
-    def for_hand(cls, hand: Hand, *, version: int) -> HandCorrectionForm:
+    def for_hand(
+        cls, hand: Hand, *, version: int, rules: RuleSet | None = None
+    ) -> HandCorrectionForm:
         """The form filled with what was entered for ``hand``."""
         fields = entry_fields(hand_to_entry(hand))
         fields.pop("completed_at", None)
-        return cls(initial={**fields, "number": hand.number, "version": version})
+        return cls(initial={**fields, "number": hand.number, "version": version}, rules=rules)
 
     def clean(self) -> dict[str, Any]:
         cleaned = super().clean() or {}

@@ -50,6 +50,31 @@ def test_the_page_lists_the_hands_and_opens_one_to_correct(bracket):
     assert '<option value="no_trump" selected>' in html
 
 
+def test_the_form_offers_only_what_the_events_rules_allow(bracket):
+    event, pairing, client = bracket  # the tournament preset: no misdeals, no low no-trump
+    html = client.get(f"/events/{event.id}/games/{pairing.id}/?hand=1").content.decode()
+    form = html[html.index('id="correct"') :]
+    assert 'value="no_trump"' in form and 'value="trump"' in form
+    for forbidden in ('value="low_no_trump"', 'value="kaiser"', 'value="misdeal"'):
+        assert forbidden not in form
+    assert 'name="misdeal_reason"' not in form and 'name="bidder_tricks"' not in form
+    assert 'name="forced"' in form and 'min="7"' in form  # the dealer may be forced to 7
+
+
+def test_a_club_sheet_event_offers_its_own_misdeals():
+    event = make_event(teams=2, format="swiss", preset_name="club")
+    generate(event)
+    pairing = Pairing.objects.get(event=event)
+    win_for(pairing, pairing.home)
+    client = Client()
+    client.force_login(member(event.club, Role.ORGANISER))
+    html = client.get(f"/events/{event.id}/games/{pairing.id}/?hand=1").content.decode()
+    form = html[html.index('id="correct"') :]
+    assert 'value="misdeal"' in form and 'value="four_of_a_kind"' in form
+    assert 'value="no_honours"' not in form  # not one of the club sheet's misdeals
+    assert 'name="forced"' not in form  # everyone passing is a misdeal there
+
+
 def test_the_preview_shows_later_scores_the_result_and_the_bracket_and_writes_nothing(bracket):
     event, pairing, client = bracket
     changes = GameChange.objects.count()

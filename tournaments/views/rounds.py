@@ -22,6 +22,7 @@ from kaiser_club.errors import KaiserError
 from kaiser_club.sentences import N_
 from kaiser_club.sentences import render as said_in_words
 from scoring import services as scoring_services
+from scoring.convert import game_rules
 from scoring.forms import HandCorrectionForm
 from scoring.models import Hand
 
@@ -270,17 +271,19 @@ def _correction_context(request: HttpRequest, pairing: Pairing) -> dict[str, Any
     wanted = request.GET.get("hand", "")
     chosen = next((h for h in hands if str(h.number) == wanted), None)
     if chosen is not None:
-        context["correct_form"] = HandCorrectionForm.for_hand(chosen, version=game.version)
+        context["correct_form"] = HandCorrectionForm.for_hand(
+            chosen, version=game.version, rules=game_rules(game)
+        )
     return context
 
 
 def _correct_hand(request: HttpRequest, event: Event, pairing: Pairing) -> HttpResponse:
     """Previews the correction ("preview" in the form) or makes it, with the games API's
     service (``hand_fix``): the same refusals, the same history."""
-    form = HandCorrectionForm(request.POST)
     if pairing.game is None:
         raise Http404(N_("This game has no hands."))
     game = pairing.game
+    form = HandCorrectionForm(request.POST, rules=game_rules(game))
     actor = Actor.of(request.user)
 
     def page(status: int, **more: Any) -> HttpResponse:
