@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
+from django.db.models import TextChoices
 from django.utils.translation import gettext_lazy as _
 
 from kaiser_club.request_limits import LARGEST_ID
@@ -102,21 +103,25 @@ class HandCorrectionForm(forms.Form):
             contracts.add(ContractChoice.KAISER.value)
         else:
             del self.fields["bidder_tricks"]
-        self._keep("contract", contracts)
+        self._keep("contract", ContractChoice, contracts)
         if not rules.misdeals:
-            self._keep("kind", {HandKindChoice.PLAYED.value})
+            self._keep("kind", HandKindChoice, {HandKindChoice.PLAYED.value})
             del self.fields["misdeal_reason"]
         else:
-            self._keep("misdeal_reason", {reason.value for reason in rules.misdeals} | {""})
+            reasons = {reason.value for reason in rules.misdeals}
+            self._keep("misdeal_reason", MisdealReasonChoice, reasons, blank=True)
         if rules.pass_out_is_misdeal:
             del self.fields["forced"]  # a pass-out is a misdeal: no bid is forced
         bid = self.fields["bid"]
         bid.widget.attrs.update({"min": rules.min_bid, "max": rules.max_bid})
 
-    def _keep(self, name: str, values: set[str]) -> None:
+    def _keep(
+        self, name: str, options: type[TextChoices], values: set[str], *, blank: bool = False
+    ) -> None:
         field = self.fields[name]
         assert isinstance(field, forms.ChoiceField)
-        field.choices = [(value, label) for value, label in field.choices if value in values]
+        kept = [(value, label) for value, label in options.choices if value in values]
+        field.choices = (NONE if blank else []) + kept
 
     @classmethod
     def for_hand(
