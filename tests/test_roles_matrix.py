@@ -876,6 +876,7 @@ ENDPOINTS += [
     Endpoint("table confirm", "post", T + "confirm", table_write(404), _table_other),
     Endpoint("table discard", "post", T + "discard", TABLE_OPEN, _table_other),  # gone: done
     Endpoint("table acknowledge", "post", T + "acknowledge", table_write(400), _table_other),
+    Endpoint("table no such endpoint", "post", T + "nothing", dict.fromkeys(ROLES, 404)),
 ]
 
 # Routes under /api/ whose issue has not added its rows yet. Remove a route from here when its

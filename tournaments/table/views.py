@@ -142,7 +142,7 @@ def page(request: HttpRequest, table_id: int) -> HttpResponse:
     return render(request, "table/page.html", context)
 
 
-def _refused_text(request: HttpRequest | None = None, table: Table | None = None) -> str:
+def _refused_text() -> str:
     return _(
         "This device may not write this table: scan the table's QR code or type its code again."
     )
@@ -272,7 +272,9 @@ def _answer(request: HttpRequest, now: TableNow, **extra: Any) -> dict[str, Any]
 Endpoint = Callable[[HttpRequest, Table, Access, dict[str, Any]], dict[str, Any]]
 
 
-def json_endpoint(method: str, refused: Callable[[HttpRequest, Table | None], str]) -> Any:
+def json_endpoint(
+    method: str, refused: Callable[[HttpRequest, Table | None], str]
+) -> Callable[[Endpoint], View]:
     """``method`` only; the table found and its access checked (else refused with
     ``refused``); a POST's JSON body read; every refusal answered as the API answers one."""
 
@@ -297,7 +299,7 @@ def json_endpoint(method: str, refused: Callable[[HttpRequest, Table | None], st
     return decorate
 
 
-table_reader = json_endpoint("GET", _refused_text)
+table_reader = json_endpoint("GET", lambda request, table: _refused_text())
 table_endpoint = json_endpoint("POST", _write_refused_text)
 
 
