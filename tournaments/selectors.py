@@ -91,13 +91,18 @@ def entries_of(*, event: Event) -> QuerySet[Entry]:
 
 
 def rounds_of(*, event: Event) -> QuerySet[Round]:
+    """Every round with its counts of games, games still played (their paused clocks too) and
+    byes, for every page that lists rounds or says where one stands (``round_state``)."""
+    playing = Q(
+        pairings__result=ResultKind.PENDING,
+        pairings__cancelled=False,
+        pairings__game__status=GameStatus.IN_PROGRESS,
+    )
     return Round.objects.filter(event=event).annotate(
         games=Count("pairings", filter=Q(pairings__game__isnull=False)),
-        playing=Count(
-            "pairings",
-            filter=Q(pairings__result=ResultKind.PENDING, pairings__game__isnull=False),
-        ),
+        playing=Count("pairings", filter=playing),
         byes=Count("pairings", filter=Q(pairings__result=ResultKind.BYE)),
+        paused=Count("pairings", filter=playing & Q(pairings__game__paused_at__isnull=False)),
     )
 
 

@@ -12,7 +12,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from django.db import connection
-from django.db.models import Count, Prefetch, Q, QuerySet
+from django.db.models import Prefetch, Q, QuerySet
 from django.utils import timezone
 
 from kaiser_club.models import Player
@@ -90,23 +90,9 @@ def season_events(season: Season) -> QuerySet[Event]:
 
 
 def rounds_of(event: Event) -> list[Round]:
-    """Every round with its counts of games, games still playing, and byes (one query)."""
-    rounds: list[Round] = list(
-        Round.objects.filter(event=event)
-        .annotate(
-            games=Count("pairings", filter=Q(pairings__game__isnull=False)),
-            playing=Count(
-                "pairings",
-                filter=Q(
-                    pairings__result=ResultKind.PENDING,
-                    pairings__cancelled=False,
-                    pairings__game__status=GameStatus.IN_PROGRESS,
-                ),
-            ),
-            byes=Count("pairings", filter=Q(pairings__result=ResultKind.BYE)),
-        )
-        .order_by("number")
-    )
+    """Every round with its counts (``tournaments.selectors.rounds_of``), in order (one
+    query)."""
+    rounds: list[Round] = list(selectors.rounds_of(event=event).order_by("number"))
     remember_rounds(event, rounds)  # naming them needs no other query
     return rounds
 

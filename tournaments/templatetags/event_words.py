@@ -13,6 +13,7 @@ from ..clock_words import clock_text
 from ..game_result import pairing_result
 from ..naming import game_name, round_name
 from ..pairing.pools import pool_name
+from ..round_state import round_state as round_state_words
 from ..rules_form import choice_label, preset_title
 from ..tiebreak_field import tiebreak_words
 
@@ -22,6 +23,12 @@ register = template.Library()
 @register.simple_tag
 def round_title(round_: Any, event: Any) -> str:
     return round_name(round_, event)
+
+
+@register.simple_tag
+def round_state(round_: Any) -> str:
+    """ "Started", "Paused", "Waiting for the games before it"... (``tournaments.round_state``)."""
+    return round_state_words(round_)
 
 
 @register.simple_tag

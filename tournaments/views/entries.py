@@ -19,6 +19,7 @@ from kaiser_club.people import ChooseRecord, parse_choice
 from kaiser_club.sentences import N_
 
 from .. import services
+from ..choices import EntryStatus
 from ..forms import CsvForm, PlayerEntryForm, TeamEntryForm
 from ..models import Entry, Event
 from ..permissions import EventAction, may_on_event
@@ -33,6 +34,7 @@ def _page(request: HttpRequest, event: Event, status: int = 200, **extra: Any) -
     context = {
         "event": event,
         "entries": entries,
+        "to_check_in": any(entry.status == EntryStatus.REGISTERED for entry in entries),
         "manage": may_on_event(user=request.user, action=EventAction.MANAGE, event=event),
         "form": form_class(),
         "csv_form": CsvForm(),

@@ -39,7 +39,8 @@ from ..forms import (
 )
 from ..models import Event, Pairing, Round
 from ..permissions import EventAction, may_on_event
-from ..selectors import pairing_in, pairings_of, round_in, still_playing
+from ..round_state import round_state
+from ..selectors import pairing_in, pairings_of, round_in, rounds_of, still_playing
 from ..services import actions, corrections
 from ..table.present import hand_row
 from .common import act, back, event_page
@@ -56,8 +57,17 @@ def _round_page(
     context = {
         "event": event,
         "round": round_,
+        "state": round_state(rounds_of(event=event).get(id=round_.id)),
         "pairings": pairings,
         "playing": playing,
+        "clocks_waiting": [  # games drawn since the round began (round_start_waiting)
+            p
+            for p in playing
+            if p.game is not None
+            and p.game.started_at is None
+            and p.game.time_limit_minutes
+            and not p.played_late
+        ],
         "manage": may_on_event(user=request.user, action=EventAction.MANAGE, event=event),
         "clocked": has_clock(event),
         "minutes_form": MinutesForm(initial={"minutes": 5}),
