@@ -13,11 +13,13 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
+from kaiser_club.roles import Role
 from scoring import services
 from scoring.models import Game, Hand
 from scoring.rules import Contract, Seat
 from scoring.rules import Team as Side
 from scoring.services import verification
+from tests.factories import member
 from tests.scoring.hands import EW, NS, E, N, S, filler, played, record
 from tests.table.helpers import Setup, add_table, make_event, make_table, opened
 from tests.table.test_access import hand_body, post
@@ -254,6 +256,21 @@ def test_the_first_hand_waiting_for_confirmation_is_the_sheet_and_says_whose_bid
     result = text[text.index('<p class="result">') :]
     result = result[: result.index("</p>")]
     assert 'class="made"' not in result and 'class="set"' not in result
+
+
+def test_an_organiser_at_the_table_is_not_asked_who_enters_and_has_a_way_back() -> None:
+    setup = make_table(verification=True)
+    tablet = page_text(opened(setup), setup)
+    assert "Who is entering the hands?" in tablet  # a player's hand waits for the others
+    assert "Back to the event" not in tablet
+    organiser = Client()
+    organiser.force_login(member(setup.event.club, Role.ORGANISER))
+    text = page_text(organiser, setup)
+    assert "Who is entering the hands?" not in text  # an organiser's hands count at once
+    assert f'href="/events/{setup.event.id}/"' in text and "Back to the event" in text
+    body = hand_body(setup.game)
+    answer = post(organiser, setup.table.id, "hands", body)
+    assert answer.status_code in (200, 201) and answer.json()["pending"] is False
 
 
 def test_discard_and_its_retry() -> None:

@@ -25,11 +25,13 @@ from kaiser_club.selectors import role_in_club
 from kaiser_club.sentences import N_
 from scoring.convert import game_rules
 from scoring.errors import ClientIdReused, StaleGame
+from scoring.gates import Step, rule_for
 from scoring.results import game_result
 from scoring.services import play, verification
 from tournaments.choices import EventKind, EventStatus
 from tournaments.game_gate import events_written_by, writers_text
 from tournaments.models import Table
+from tournaments.permissions import EventAction, may_on_event
 from tournaments.services.tables import normalise_code
 
 from . import entry as read
@@ -134,6 +136,9 @@ def page(request: HttpRequest, table_id: int) -> HttpResponse:
         return render(request, "table/open.html", {"refused": True, "table": shown}, status=403)
     now = table_now(table=table)
     context = _board_context(request, now)
+    context["manage"] = may_on_event(
+        user=request.user, action=EventAction.MANAGE, event=table.event
+    )
     context["config"] = {
         "state": context["state"],
         "urls": _urls(table.id),
@@ -213,16 +218,29 @@ def _script_text() -> dict[str, str]:
     }
 
 
+def _hands_wait(request: HttpRequest, now: TableNow) -> bool:
+    """Whether a hand entered on this page waits for the other partnership: the event's rule
+    as the gate rules it for who is signed in (an organiser's hands count at once)."""
+    if now.game is None or not request.user.is_authenticated:
+        return now.event.verification
+    try:
+        ruling = rule_for(game=now.game, actor=Actor.of(request.user), step=Step.ENTER)
+    except KaiserError:  # the device's code writes, not its user's role
+        return now.event.verification
+    return ruling.verify
+
+
 def _board_context(request: HttpRequest, now: TableNow) -> dict[str, Any]:
     game = now.game
     event = now.event
+    hands_wait = _hands_wait(request, now)
     context: dict[str, Any] = {
         "table": now.table,
         "event": event,
         "now": now,
         "club_night": event.kind == EventKind.CLUB_NIGHT,
-        "verification": event.verification,
-        "state": page_state(now, verification=event.verification),
+        "verification": hands_wait,
+        "state": page_state(now, verification=hands_wait),
     }
     if game is None:
         return context
