@@ -22,6 +22,7 @@ from kaiser_club.roles import Role
 from kaiser_club.selectors import AnyUser, club_ids_with_role, has_role
 
 from .models import Game
+from .places import Place, places_of
 from .rating_plot import rating_plot
 from .ratings import current_ratings
 from .results import GameResult, game_results, result_related
@@ -55,6 +56,7 @@ class GameLine:
     won: bool | None  # None while in progress
     rating_change: float | None
     viewable: bool  # the viewer may open the score sheet
+    place: Place | None = None  # the event it was played at (None: a game of its club)
 
 
 def games_of(*, player: Player) -> QuerySet[Game]:
@@ -74,6 +76,7 @@ def game_line(
     player: Player,
     changes: dict[int, float],
     viewer_clubs: list[int] | None,
+    place: Place | None = None,
 ) -> GameLine:
     north_south = player.id in (game.north_id, game.south_id)
     if north_south:
@@ -92,6 +95,7 @@ def game_line(
         won=(result.winner == side) if result.finished else None,
         rating_change=changes.get(game.id),
         viewable=viewer_clubs is None or game.club_id in viewer_clubs,
+        place=place,
     )
 
 
@@ -112,7 +116,11 @@ def player_detail(request: HttpRequest, player_id: int) -> HttpResponse:
     viewer_clubs = _viewer_clubs(request.user)
     games = list(page.object_list)
     results = game_results(games)
-    lines = [game_line(game, results[game.id], player, changes, viewer_clubs) for game in games]
+    places = places_of(games)
+    lines = [
+        game_line(game, results[game.id], player, changes, viewer_clubs, places.get(game.id))
+        for game in games
+    ]
     clubs = [m.club for m in Membership.objects.filter(player=player).select_related("club")]
     plot = rating_plot([(s.game_id, s.after) for s in steps], start=START) if steps else None
     return render(

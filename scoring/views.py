@@ -8,16 +8,19 @@ from kaiser_club.actors import Actor
 from kaiser_club.sentences import N_
 
 from .permissions import GameAction, may_on_game
+from .places import places_of
 from .results import game_result, game_results
 from .selectors import game_history, game_with_hands_for, games_visible_to
 
 
 @login_required
 def game_list(request: HttpRequest) -> HttpResponse:
-    games = games_visible_to(user=request.user)[:200]
+    shown = games_visible_to(user=request.user)[:200]
+    games = list(shown)
     results = game_results(games)  # the games read once, with what their results read
-    rows = [(game, results[game.id]) for game in games]
-    return render(request, "scoring/game_list.html", {"games": games, "rows": rows})
+    places = places_of(games)  # their events, in one query
+    rows = [(game, results[game.id], places.get(game.id)) for game in games]
+    return render(request, "scoring/game_list.html", {"games": shown, "rows": rows})
 
 
 @login_required

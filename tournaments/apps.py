@@ -7,14 +7,19 @@ class TournamentsConfig(AppConfig):
 
     def ready(self) -> None:
         from scoring.gates import register
+        from scoring.places import register as register_places
         from scoring.results import register as register_settler
 
         from .game_gate import GATE_READS, GATE_RELATED, event_gate
+        from .game_place import event_places
         from .game_result import RESULT_READS, RESULT_RELATED, event_settler
+        from .outbox.receivers import connect as connect_outbox
         from .receivers import connect
         from .standings.cache import connect as connect_standings_cache
 
         connect()
         register(event_gate, related=GATE_RELATED, reads=GATE_READS)
         register_settler(event_settler, related=RESULT_RELATED, reads=RESULT_READS)
+        register_places(event_places)
         connect_standings_cache()  # after: it reads the result the receivers above carried on
+        connect_outbox()
