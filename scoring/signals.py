@@ -14,6 +14,6 @@ game_finished = Signal()  # game_id
 game_result_changing = Signal()
 
 # Sent inside the transaction before a correction locks the game's row (game_id, roll_back), so
-# that a receiver takes first the locks it may need after it: an event locks its own row, as
-# every service of an event does before its games'.
+# that a receiver takes first the locks it may need after it: an event about to roll back its
+# later games locks its own row, as every service of an event does before its games'.
 game_correcting = Signal()

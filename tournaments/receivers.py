@@ -36,7 +36,8 @@ def on_game_result_changing(sender: Any, game_id: int, over: bool, winner: str, 
 def on_game_correcting(sender: Any, game_id: int, **kwargs: Any) -> None:
     from .services.results import lock_event_of_game
 
-    lock_event_of_game(game_id=game_id)
+    if kwargs.get("roll_back"):  # only a roll back writes to the event (refuse_if_played_on)
+        lock_event_of_game(game_id=game_id)
 
 
 def connect() -> None:
