@@ -162,6 +162,11 @@ class HandUndoSerializer(serializers.Serializer[dict[str, Any]]):
         max_value=HAND_NUMBER_MAX,
         help_text="The hand the client means to undo (the last).",
     )
+    client_id = serializers.UUIDField(
+        required=False,
+        help_text="Or the hand by the id it was entered with: sent again once it is undone, "
+        "nothing more is undone.",
+    )
     reason = serializers.CharField(
         required=False,
         allow_blank=True,

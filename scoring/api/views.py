@@ -209,6 +209,7 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gen
                 actor=Actor.of(request.user),
                 game_id=game.id,
                 number=incoming.validated_data.get("number"),
+                client_id=incoming.validated_data.get("client_id"),
                 reason=incoming.validated_data.get("reason", ""),
             ),
             game.id,

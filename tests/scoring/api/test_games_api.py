@@ -526,6 +526,17 @@ def test_undo_the_last_hand(game: Game, scorekeeper: APIClient, organiser: APICl
     assert hands_of(game) == []
 
 
+def test_undo_by_the_hands_id_and_its_retry(game: Game, scorekeeper: APIClient) -> None:
+    record(game, played(N, 7, 6, NS, EW))
+    last = record(game, played(E, 7, 5, EW, NS)).hand
+    body = {"client_id": str(last.client_id)}
+    answer = post(scorekeeper, url(game, "undo"), body)
+    assert answer.status_code == 200 and answer.json()["hand_count"] == 1
+    again = post(scorekeeper, url(game, "undo"), body)  # the same request sent again
+    assert again.status_code == 200 and again.json()["hand_count"] == 1  # nothing more undone
+    assert len(hands_of(game)) == 1
+
+
 def test_undo_errors(game: Game, scorekeeper: APIClient, player: APIClient) -> None:
     nothing = post(scorekeeper, url(game, "undo"))
     assert nothing.status_code == 400
