@@ -8,4 +8,4 @@ app = Celery("kaiser_club")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
 # Packages whose tasks module is not an app's top-level "tasks" (autodiscover misses them).
-app.autodiscover_tasks(["tournaments.reports"])
+app.autodiscover_tasks(["tournaments.reports", "tournaments.outbox"])

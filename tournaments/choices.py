@@ -39,6 +39,14 @@ class EventStatus(models.TextChoices):
     FINISHED = "finished", _("Finished")
 
 
+class RegistrationMode(models.TextChoices):
+    """Whether players may sign themselves up: not at all, straight in, or on approval."""
+
+    CLOSED = "closed", _("Closed: the organiser enters the teams")
+    OPEN = "open", _("Open: players sign up")
+    APPROVAL = "approval", _("Open, with the organiser's approval")
+
+
 class EntryStatus(models.TextChoices):
     REGISTERED = "registered", _("Registered")
     CHECKED_IN = "checked_in", _("Checked in")

@@ -16,5 +16,6 @@ POOL = (1, POOL_COUNT[1])  # a pool's number
 # on, with room to count on from them.
 ROUND_NUMBER = (1, 9999)
 TABLE_NUMBER = (1, 999)
+CAPACITY = (1, 9999)  # places for sign-ups
 MATCH_NUMBER = (1, 99_999)
 HANDS_PER_GAME = 1000  # a game of Kaiser has a few dozen hands, misdeals included

@@ -258,6 +258,11 @@ CELERY_BEAT_SCHEDULE = {
         "task": "tournaments.sync_results",
         "schedule": env.float("EVENTS_SWEEP_SECONDS", default=30.0),
     },
+    # Players' e-mails and notifications still queued (the broker was away, a try failed).
+    "outbox-sweep": {
+        "task": "outbox.sweep",
+        "schedule": env.float("OUTBOX_SWEEP_SECONDS", default=60.0),
+    },
 }
 # A report job queued this long without starting is sent again; one whose worker has not
 # renewed its lease (every quarter of the timeout, while it renders) for this long is taken
@@ -265,6 +270,21 @@ CELERY_BEAT_SCHEDULE = {
 REPORT_RESEND_AFTER = env.int("REPORT_RESEND_AFTER", default=60)
 REPORT_RUNNING_TIMEOUT = env.int("REPORT_RUNNING_TIMEOUT", default=120)
 REPORT_MAX_ATTEMPTS = env.int("REPORT_MAX_ATTEMPTS", default=3)
+# E-mail to players who signed up, by Django's own settings (SMTP unless EMAIL_BACKEND says).
+EMAIL_BACKEND = env("EMAIL_BACKEND", default="django.core.mail.backends.smtp.EmailBackend")
+EMAIL_HOST = env("EMAIL_HOST", default="localhost")
+EMAIL_PORT = env.int("EMAIL_PORT", default=25)
+EMAIL_HOST_USER = env("EMAIL_HOST_USER", default="")
+EMAIL_HOST_PASSWORD = env("EMAIL_HOST_PASSWORD", default="")
+EMAIL_USE_TLS = env.bool("EMAIL_USE_TLS", default=False)
+EMAIL_TIMEOUT = env.int("EMAIL_TIMEOUT", default=20)
+DEFAULT_FROM_EMAIL = env("DEFAULT_FROM_EMAIL", default="Kaiser Club <kaiser-club@localhost>")
+# Browser notifications (Web Push): off unless both VAPID keys are set.
+WEBPUSH_VAPID_PRIVATE_KEY = env("WEBPUSH_VAPID_PRIVATE_KEY", default="")
+WEBPUSH_VAPID_PUBLIC_KEY = env("WEBPUSH_VAPID_PUBLIC_KEY", default="")
+WEBPUSH_VAPID_SUBJECT = env("WEBPUSH_VAPID_SUBJECT", default="mailto:kaiser-club@localhost")
+# Sign-ups by players (anonymous writes): counted per client address, as wrong table codes are.
+REGISTRATION_RATE = env("REGISTRATION_RATE", default="30/m")
 # Where table cards' QR codes point when the job was not asked for from a page (a script).
 REPORTS_BASE_URL = env("REPORTS_BASE_URL", default="http://127.0.0.1:8000")
 

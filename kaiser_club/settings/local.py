@@ -40,3 +40,8 @@ if CELERY_BROKER_URL.startswith("filesystem://"):
         "store_processed": False,
         "polling_interval": 0.5,
     }
+
+# Players' e-mails in files under DEMO_MAIL_DIR (one a message), unless EMAIL_BACKEND is set.
+DEMO_MAIL_DIR = Path(env("DEMO_MAIL_DIR", default=str(BASE_DIR / ".demo-mail")))
+EMAIL_BACKEND = env("EMAIL_BACKEND", default="django.core.mail.backends.filebased.EmailBackend")
+EMAIL_FILE_PATH = str(DEMO_MAIL_DIR)

@@ -13,7 +13,7 @@ from kaiser_club.models import Player
 from kaiser_club.request_limits import LARGEST_ID
 
 from .. import limits
-from ..choices import EventKind, Format, Seeding, SlotSide, Tiebreak
+from ..choices import EventKind, Format, RegistrationMode, Seeding, SlotSide, Tiebreak
 from ..models import Entry, Event, GenerationJob, Pairing, Round, Season, Table
 from ..services.tables import display_code, table_path
 
@@ -75,6 +75,9 @@ class EventSerializer(serializers.ModelSerializer[Event]):
             "pool_advance",
             "verification",
             "public_pages",
+            "registration",
+            "capacity",
+            "registration_closes_at",
         ]
         read_only_fields = fields
 
@@ -123,6 +126,11 @@ class EventSettingsSerializer(serializers.Serializer[dict[str, Any]]):
     )
     verification = serializers.BooleanField(required=False)
     public_pages = serializers.BooleanField(required=False)
+    registration = serializers.ChoiceField(choices=RegistrationMode.choices, required=False)
+    capacity = serializers.IntegerField(
+        required=False, allow_null=True, min_value=limits.CAPACITY[0], max_value=limits.CAPACITY[1]
+    )
+    registration_closes_at = serializers.DateTimeField(required=False, allow_null=True)
 
 
 class EventCreateSerializer(EventSettingsSerializer):

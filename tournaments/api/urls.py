@@ -4,7 +4,7 @@ from django.urls import path
 from rest_framework.routers import SimpleRouter
 from rest_framework.views import APIView
 
-from . import entries, events, rounds, tables, transfer
+from . import entries, events, registrations, rounds, tables, transfer
 
 router = SimpleRouter()
 router.register("events", events.EventViewSet, basename="event")
@@ -53,6 +53,16 @@ urlpatterns = [
         f"{E}entries/<int:entry_id>/reinstate/",
         entries.ReinstateView.as_view(),
         name="event-entry-reinstate",
+    ),
+    path(
+        f"{E}registrations/",
+        registrations.RegistrationListView.as_view(),
+        name="event-registrations",
+    ),
+    path(
+        f"{E}registrations/<int:registration_id>/<slug:action>/",
+        registrations.RegistrationActionView.as_view(),
+        name="event-registration-action",
     ),
     path(f"{E}rounds/", rounds.RoundListView.as_view(), name="event-rounds"),
     path(f"{E}rounds/<int:number>/", rounds.RoundDetailView.as_view(), name="event-round"),

@@ -3,6 +3,15 @@
 from .entries import Entry, Substitution
 from .events import Event, Season
 from .jobs import GenerationJob, Rollback
+from .registrations import (
+    MessageChannel,
+    MessageStatus,
+    OutboxMessage,
+    PushSubscription,
+    Registrant,
+    Registration,
+    RegistrationStatus,
+)
 from .reports import ReportJob, ReportKind
 from .rounds import Pairing, Round, Table
 from .versions import EventVersion
@@ -12,7 +21,14 @@ __all__ = [
     "Event",
     "EventVersion",
     "GenerationJob",
+    "MessageChannel",
+    "MessageStatus",
+    "OutboxMessage",
     "Pairing",
+    "PushSubscription",
+    "Registrant",
+    "Registration",
+    "RegistrationStatus",
     "ReportJob",
     "ReportKind",
     "Rollback",

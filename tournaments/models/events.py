@@ -9,7 +9,7 @@ from django.utils.translation import gettext_lazy as _
 
 from kaiser_club.models import Club
 
-from ..choices import EventKind, EventStatus, Format, Seeding, default_tiebreaks
+from ..choices import EventKind, EventStatus, Format, RegistrationMode, Seeding, default_tiebreaks
 
 
 class Season(models.Model):
@@ -72,6 +72,13 @@ class Event(models.Model):
         default=True, help_text=_("A player of the other partnership confirms each hand.")
     )
     public_pages = models.BooleanField(default=True)
+    registration = models.CharField(
+        max_length=10, choices=RegistrationMode.choices, default=RegistrationMode.CLOSED
+    )
+    capacity = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text=_("Places for sign-ups; past them, a waiting list.")
+    )
+    registration_closes_at = models.DateTimeField(null=True, blank=True)
 
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"

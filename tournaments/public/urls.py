@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from . import views
+from . import registration_views, views
 
 app_name = "public"
 E = "<int:event_id>/"
@@ -18,5 +18,11 @@ urlpatterns = [
     path(f"{E}teams/<int:entry_id>/", views.team, name="team"),
     path(f"{E}players/<int:player_id>/", views.player, name="player"),
     path(f"{E}projector/", views.projector, name="projector"),
+    path(f"{E}register/", registration_views.register, name="register"),
+    path(f"{E}me/", registration_views.mine, name="mine"),
+    path(f"{E}me/<str:secret>/", registration_views.own, name="own"),
+    path(f"{E}me/<str:secret>/withdraw/", registration_views.own_withdraw, name="own-withdraw"),
+    path(f"{E}me/<str:secret>/stop-emails/", registration_views.own_stop, name="own-stop"),
+    path(f"{E}me/<str:secret>/push/", registration_views.own_push, name="own-push"),
     path("seasons/<int:season_id>/", views.season, name="season"),
 ]

@@ -45,6 +45,9 @@ EDITABLE = {
     "forfeit_loser_score",
     "verification",
     "public_pages",
+    "registration",
+    "capacity",
+    "registration_closes_at",
     *PAIRING_SETTINGS,
 }
 

@@ -1,0 +1,77 @@
+"""What the players are told without anyone asking: a round drawn, the final placings; and a
+withdrawn entry's place, which goes to the head of the waiting list. Each runs once the change
+has committed."""
+
+from __future__ import annotations
+
+from functools import partial
+from typing import Any
+
+from django.db import transaction
+from django.db.models.signals import post_save
+
+from ..choices import EntryStatus, EventStatus, RegistrationMode
+from ..models import Entry, Event, Registrant, Registration, RegistrationStatus, Round
+from ..registration_selectors import own_page, registrants_in_round
+from ..services.registrations import promote_waiting
+from .queue import tell
+
+
+def round_drawn(round_id: int) -> None:
+    """Tells each registrant seated in the round where to sit."""
+    round_ = Round.objects.filter(id=round_id).select_related("event").first()
+    if round_ is None or round_.event.registration == RegistrationMode.CLOSED:
+        return
+    with transaction.atomic():
+        for registrant in registrants_in_round(round_):
+            page = own_page(registrant)
+            seat = page.seat
+            if seat is None or seat.round_.id != round_.id:
+                continue
+            tell(
+                registrant.registration,
+                f"round-{round_.id}",
+                only=[registrant],
+                seat_of={registrant.id: seat},
+            )
+
+
+def final_placings(event_id: int) -> None:
+    """Tells every registered player their final placing."""
+    registrants = Registrant.objects.filter(
+        registration__event_id=event_id, registration__status=RegistrationStatus.REGISTERED
+    ).select_related("registration__event", "registration__entry", "player")
+    with transaction.atomic():
+        for registrant in registrants:
+            registration: Registration = registrant.registration
+            tell(registration, "final", only=[registrant], placing=own_page(registrant).placing)
+
+
+def _round_saved(sender: Any, instance: Round, created: bool, **kwargs: Any) -> None:
+    if created:
+        transaction.on_commit(partial(round_drawn, instance.id))
+
+
+def _event_saved(sender: Any, instance: Event, **kwargs: Any) -> None:
+    if instance.registration == RegistrationMode.CLOSED:
+        return
+    if instance.status == EventStatus.FINISHED:
+        transaction.on_commit(partial(final_placings, instance.id))
+    elif instance.capacity is not None:  # perhaps a larger capacity
+        transaction.on_commit(partial(_promote, instance.id))
+
+
+def _entry_saved(sender: Any, instance: Entry, **kwargs: Any) -> None:
+    if instance.status == EntryStatus.WITHDRAWN:
+        transaction.on_commit(partial(_promote, instance.event_id))
+
+
+def _promote(event_id: int) -> None:
+    if Registration.objects.filter(event_id=event_id, status=RegistrationStatus.WAITING).exists():
+        promote_waiting(event_id=event_id)
+
+
+def connect() -> None:
+    post_save.connect(_round_saved, sender=Round, dispatch_uid="outbox-round-drawn")
+    post_save.connect(_event_saved, sender=Event, dispatch_uid="outbox-event-saved")
+    post_save.connect(_entry_saved, sender=Entry, dispatch_uid="outbox-entry-withdrawn")
