@@ -107,12 +107,13 @@ def _people(event: Event, people: Sequence[Person]) -> list[Person]:
             raise InvalidInput(said, field_errors={f"player_{index}_name": [N_("Required.")]})
         email = person.email.strip()
         try:
-            if len(email) > EMAIL_MAX:
-                raise ValidationError("too long")
             validate_email(email)
+            valid = len(email) <= EMAIL_MAX
         except ValidationError:
+            valid = False
+        if not valid:
             said = N_("%(email)s is not an e-mail address.", email=email[:EMAIL_MAX])
-            raise InvalidInput(said, field_errors={f"player_{index}_email": [said]}) from None
+            raise InvalidInput(said, field_errors={f"player_{index}_email": [said]})
         cleaned.append(Person(name=name, email=email))
     if len({p.email.lower() for p in cleaned}) < len(cleaned):
         said = N_("Each player needs their own e-mail address.")
