@@ -1,4 +1,5 @@
 from django.apps import AppConfig
+from django.db.models.signals import post_migrate
 
 
 class TournamentsConfig(AppConfig):
@@ -16,6 +17,7 @@ class TournamentsConfig(AppConfig):
         from .outbox.receivers import connect as connect_outbox
         from .receivers import connect
         from .standings.cache import connect as connect_standings_cache
+        from .version_triggers import restore_sqlite_triggers
 
         connect()
         register(event_gate, related=GATE_RELATED, reads=GATE_READS)
@@ -23,3 +25,4 @@ class TournamentsConfig(AppConfig):
         register_places(event_places)
         connect_standings_cache()  # after: it reads the result the receivers above carried on
         connect_outbox()
+        post_migrate.connect(restore_sqlite_triggers, sender=self)
