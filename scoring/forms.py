@@ -3,7 +3,7 @@
 The form shows the hand's fields as choices in the reader's language; the values are read by
 the games API's own serializer (``HandCorrectSerializer``), so the page and
 ``PUT /api/games/<id>/hands/<n>/`` parse a correction the same way and hand the same
-``HandEntry`` to the same service (``scoring.services.hand_fix``)."""
+``HandEntry`` to the same service (``scoring.services.hand_correct_by``)."""
 
 from __future__ import annotations
 

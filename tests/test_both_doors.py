@@ -152,7 +152,7 @@ def _enter(scene: Scene, user: User, number: int) -> Hand:
     """A hand entered at the scene's game by ``user`` (under the event's rules)."""
     entry = played(N, 7, 6, NS, EW) if number % 2 else played(E, 7, 6, EW, NS)
     scene.client_ids[number] = uuid.uuid4()
-    recorded = scoring.hand_submit(
+    recorded = scoring.hand_record_by(
         actor=Actor.of(user), game=scene.game, entry=entry, client_id=scene.client_ids[number]
     )
     return recorded.hand
@@ -168,7 +168,7 @@ def undo_scene(*, taken_back: bool) -> Callable[[], Scene]:
         _enter(scene, scorekeeper, 1)
         _enter(scene, scorekeeper, 2)
         if taken_back:
-            scoring.hand_take_back(actor=Actor.of(scorekeeper), game_id=scene.game.id, number=2)
+            scoring.hand_undo_by(actor=Actor.of(scorekeeper), game_id=scene.game.id, number=2)
         return scene
 
     return build
@@ -201,7 +201,7 @@ def entered_scene(verification: bool) -> Callable[[], Scene]:
         incoming = HandEntrySerializer(data=_hand_entry())
         assert incoming.is_valid(), incoming.errors
         scene.client_ids[1] = uuid.uuid4()
-        scoring.hand_submit(
+        scoring.hand_record_by(
             actor=Actor(user=AnonymousUser(), table_id=scene.setup.table.id),
             game=scene.game,
             entry=incoming.to_entry(),

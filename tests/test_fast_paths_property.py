@@ -28,8 +28,9 @@ from scoring.convert import state_fields
 from scoring.models import Game, Hand
 from scoring.rules import Seat
 from scoring.rules import Team as Side
+from scoring.services.hands import hand_record
 from scoring.services.state import current_state
-from scoring.services.verification import hand_confirm, hand_enter
+from scoring.services.verification import hand_confirm
 from tests.scoring.hands import filler
 from tests.table.helpers import make_table
 from tournaments.public import stored
@@ -46,18 +47,18 @@ def _apply(step: str, game_id: int) -> None:
     number = game.hand_count + 1
     pending = Hand.with_pending.filter(game_id=game_id, status="pending").first()
     if step in ("hand", "pending"):
-        hand_enter(
+        hand_record(
             game_id=game_id,
             entry=filler(number),
             client_id=uuid.uuid4(),
             entered_by_seat=Seat.NORTH,
-            verify=step == "pending",
+            pending=step == "pending",
             seen=game,
         )
     elif step == "confirm" and pending is not None:
         hand_confirm(game_id=game_id, number=pending.number, seat=Seat.EAST)
     elif step == "undo":
-        services.hand_undo_last(game_id=game_id)
+        services.hand_undo(game_id=game_id)
     elif step == "correct" and game.hand_count:
         entry = dataclasses.replace(filler(1), bid=8)
         services.hand_correct(game_id=game_id, number=1, entry=entry, reason="bid was 8")

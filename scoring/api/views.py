@@ -185,7 +185,7 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gen
         incoming.is_valid(raise_exception=True)
         seat = incoming.validated_data.get("entered_by_seat")
         recorded = self._answer(
-            lambda: services.hand_submit(
+            lambda: services.hand_record_by(
                 actor=actor,
                 game=game,
                 entry=incoming.to_entry(),
@@ -205,7 +205,7 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gen
         incoming = HandUndoSerializer(data=request.data)
         incoming.is_valid(raise_exception=True)
         self._answer(
-            lambda: services.hand_take_back(
+            lambda: services.hand_undo_by(
                 actor=Actor.of(request.user),
                 game_id=game.id,
                 number=incoming.validated_data.get("number"),
@@ -223,7 +223,7 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gen
         incoming = HandCorrectSerializer(data=request.data)
         incoming.is_valid(raise_exception=True)
         self._answer(
-            lambda: services.hand_fix(
+            lambda: services.hand_correct_by(
                 actor=Actor.of(request.user),
                 game=game,
                 number=int(number),

@@ -12,6 +12,7 @@ from typing import Any
 from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from kaiser_club.errors import InvalidInput, NotFound
 from kaiser_club.sentences import N_, Np_
@@ -99,7 +100,15 @@ def hand_record(
     ``seen``: the game's row as the caller has just read it (unlocked). The hand is applied to
     the state that row keeps and the row written only if it is still that version; if it
     moved on, the same steps run again on the row read under its lock. The answer's ``game``
-    is ``seen`` (its relations as read), brought up to date."""
+    is ``seen`` (its relations as read), brought up to date.
+
+    A ``pending`` hand needs ``entered_by_seat``, so that the other partnership can be told
+    apart when it confirms."""
+    if pending and entered_by_seat is None:
+        raise InvalidInput(
+            gettext("Choose the seat of the player entering the hand."),
+            field_errors={"entered_by_seat": [gettext("Choose a seat.")]},
+        )
     details = _Details(
         entry=entry,
         client_id=client_id,
@@ -107,7 +116,7 @@ def hand_record(
         by=by,
         by_label=by_label,
         pending=pending,
-        entered_by_seat=entered_by_seat,
+        entered_by_seat=None if entered_by_seat is None else int(entered_by_seat),
     )
     if seen is not None and seen.id == game_id:
         called = seen.time_called_at  # a call made on the way is undone with the rest
@@ -234,18 +243,18 @@ def apply_hand_checked(state: Any, entry: HandEntry) -> Any:
 
 
 @transaction.atomic
-def hand_undo_last(
+def hand_undo(
     *, game_id: int, number: int | None = None, by: User | None = None, by_label: str = ""
 ) -> Game:
     """Removes the last hand (a pending one too). ``number`` guards against undoing a hand the
     client never saw."""
-    return undo_last_hand(lock_game(game_id), number=number, by=by, by_label=by_label)
+    return hand_undo_locked(lock_game(game_id), number=number, by=by, by_label=by_label)
 
 
-def undo_last_hand(
+def hand_undo_locked(
     game: Game, *, number: int | None, by: User | None, by_label: str, reason: str = ""
 ) -> Game:
-    """``hand_undo_last`` on a game whose row the caller has locked."""
+    """``hand_undo`` on a game whose row the caller has locked."""
     last = Hand.with_pending.filter(game=game).order_by("-number").first()
     if last is None:
         raise InvalidInput(N_("There is no hand to undo: this game has none recorded yet."))

@@ -19,14 +19,14 @@ from ..choices import HandAction
 from ..gates import Step, gate_related, rule_for
 from ..models import Game, Hand
 from ..rules import HandEntry, Seat
-from .hands import Recorded, hand_correct, undo_last_hand
+from .hands import Recorded, hand_correct, hand_record, hand_undo_locked
 from .moved_on import at_game_shown, left_game_shown, moved_on
 from .reopening import last_hand_change, reopening_reason
 from .state import lock_game
-from .verification import hand_confirm, hand_discard, hand_enter
+from .verification import hand_confirm, hand_discard
 
 
-def hand_submit(
+def hand_record_by(
     *,
     actor: Actor,
     game: Game | None,
@@ -55,13 +55,13 @@ def hand_submit(
             return Recorded(hand=earlier, game=earlier.game, created=False)
     game = at_game_shown(game, game_shown)
     ruling = rule_for(game=game, actor=actor, step=Step.ENTER)
-    return hand_enter(
+    return hand_record(
         game_id=game.id,
         entry=entry,
         client_id=client_id,
         number=number,
         entered_by_seat=entered_by_seat,
-        verify=ruling.verify,
+        pending=ruling.verify,
         by=actor.by,
         by_label=actor.label,
         seen=game,
@@ -73,7 +73,7 @@ def hand_confirm_by(
 ) -> Recorded:
     """A player of the other partnership confirms the pending hand at the device it was
     entered on: whoever may enter hands at the game may confirm them (``game_shown``: as
-    ``hand_submit``)."""
+    ``hand_record_by``)."""
     game = at_game_shown(game, game_shown)
     rule_for(game=game, actor=actor, step=Step.ENTER)
     return hand_confirm(
@@ -92,7 +92,7 @@ def hand_discard_by(
 ) -> Game | None:
     """The pending hand is dropped (the other partnership disagrees, or it was mistyped).
     ``client_id``: the id it was entered with; if no hand of the game has it, it is gone
-    already (a retry) and nothing is done: None. ``game_shown``: as ``hand_submit``."""
+    already (a retry) and nothing is done: None. ``game_shown``: as ``hand_record_by``."""
     game = at_game_shown(game, game_shown)
     if (
         client_id is not None
@@ -119,7 +119,7 @@ def last_hand_may_be_taken_back(*, game: Game) -> bool:
 
 
 @transaction.atomic
-def hand_take_back(
+def hand_undo_by(
     *,
     actor: Actor,
     game_id: int | None,
@@ -135,7 +135,7 @@ def hand_take_back(
     ``number`` guards against undoing a hand the client never saw. ``client_id`` names the
     hand by the id it was entered with (a table does): if no hand of the game has it, it is
     gone already (a retry) and nothing is done: None; without ``number``, its number is the
-    guard. ``game_shown``: as ``hand_submit`` (``game_id``: the game the door is at)."""
+    guard. ``game_shown``: as ``hand_record_by`` (``game_id``: the game the door is at)."""
     if game_id is None or left_game_shown(game_id, game_shown):
         raise moved_on()
     game = lock_game(game_id, related=gate_related())  # what the event's rules read
@@ -158,10 +158,10 @@ def hand_take_back(
             ),
             code="undo_not_last",
         )
-    return undo_last_hand(game, number=number, by=actor.by, by_label=actor.label, reason=reason)
+    return hand_undo_locked(game, number=number, by=actor.by, by_label=actor.label, reason=reason)
 
 
-def hand_fix(
+def hand_correct_by(
     *,
     actor: Actor,
     game: Game,

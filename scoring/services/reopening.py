@@ -38,7 +38,7 @@ def reopening_reason(*, game: Game, actor: Actor, director: bool, reason: str) -
     """The reason kept with the take-back of ``game``'s last hand when the game is over (""
     when it is not), or a refusal: the rule above."""
     if game.status != GameStatus.FINISHED or game.forfeited_by:
-        return ""  # a forfeit's hands are not taken back at all (``undo_last_hand`` says so)
+        return ""  # a forfeit's hands are not taken back at all (``hand_undo_locked`` says so)
     reason = clean_text(reason)
     if just_finished_by(game=game, actor=actor):
         if acknowledged_teams(game=game) >= {"ns", "ew"} and not director:

@@ -5,13 +5,13 @@ standings, public pages) until confirmed; it is checked again when confirmed, si
 may have moved (time called, a correction). And the end of a game: each partnership
 acknowledges the result.
 
-Scoring knows nothing of events: whoever calls ``hand_enter`` says whether verification is on.
+Scoring knows nothing of events: whoever records a hand (``hands.hand_record``, ``pending``)
+says whether verification is on.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import uuid
 from collections.abc import Iterable
 
 from django.contrib.auth.models import User
@@ -28,7 +28,7 @@ from ..models import Game, GameChange, Hand
 from ..rules import GameState, HandEntry, HandRefused, Seat, call_time
 from ..rules import Team as Side
 from .hand_time import hand_played_at
-from .hands import Recorded, apply_hand_checked, hand_record
+from .hands import Recorded, apply_hand_checked
 from .moved_on import at_game_shown
 from .state import audit, call_time_if_due, current_state, lock_game, save_state
 
@@ -49,46 +49,13 @@ def _seat_name(seat: Seat) -> str:
     return names[seat]
 
 
-def hand_enter(
-    *,
-    game_id: int,
-    entry: HandEntry,
-    client_id: uuid.UUID,
-    number: int | None = None,
-    entered_by_seat: Seat | None = None,
-    verify: bool = False,
-    by: User | None = None,
-    by_label: str = "",
-    seen: Game | None = None,
-) -> Recorded:
-    """Records a hand entered at the table: pending when ``verify`` (then the entering seat is
-    required, so that the other partnership can be told apart), confirmed at once otherwise.
-    ``seen``: the game's row as just read (``hand_record``)."""
-    if verify and entered_by_seat is None:
-        raise InvalidInput(
-            gettext("Choose the seat of the player entering the hand."),
-            field_errors={"entered_by_seat": [gettext("Choose a seat.")]},
-        )
-    return hand_record(
-        game_id=game_id,
-        entry=entry,
-        client_id=client_id,
-        number=number,
-        by=by,
-        by_label=by_label,
-        pending=verify,
-        entered_by_seat=None if entered_by_seat is None else int(entered_by_seat),
-        seen=seen,
-    )
-
-
 def hand_preview(
     *, game: Game | None, entry: HandEntry, game_shown: int | None = None
 ) -> tuple[GameState, GameState]:
     """The game before and after ``entry`` as its next hand, nothing written: what the page
     shows before the scorekeeper confirms. Past the deadline the hand is judged with time
     called, as recording it would. Raises ``HandNotAccepted`` (in the request's language).
-    ``game_shown``: as ``play.hand_submit`` (a table that moved on previews nothing)."""
+    ``game_shown``: as ``play.hand_record_by`` (a table that moved on previews nothing)."""
     game = at_game_shown(game, game_shown)
     now = timezone.now()
     entry = dataclasses.replace(
@@ -245,7 +212,6 @@ __all__ = [
     "game_acknowledge",
     "hand_confirm",
     "hand_discard",
-    "hand_enter",
     "hand_preview",
     "pending_hand",
 ]

@@ -51,17 +51,17 @@ def test_recording_a_hand_during_an_outage_is_503_and_the_retry_records_it_once(
     client = APIClient()
     client.force_authenticate(member(game.club, Role.SCOREKEEPER))
     body = hand_json()
-    real = services.hand_submit
+    real = services.hand_record_by
 
     def down(**kwargs: Any) -> Any:
         raise OperationalError("terminating connection due to administrator command")
 
-    monkeypatch.setattr(services, "hand_submit", down)
+    monkeypatch.setattr(services, "hand_record_by", down)
     outage = client.post(f"/api/games/{game.id}/hands/", body, format="json")
     assert outage.status_code == 503
     assert outage.json()["detail"] == UNAVAILABLE_MESSAGE
 
-    monkeypatch.setattr(services, "hand_submit", real)
+    monkeypatch.setattr(services, "hand_record_by", real)
     first = client.post(f"/api/games/{game.id}/hands/", body, format="json")
     again = client.post(f"/api/games/{game.id}/hands/", body, format="json")
     assert (first.status_code, again.status_code) == (201, 200)

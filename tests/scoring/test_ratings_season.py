@@ -80,7 +80,7 @@ def test_after_correcting_game_3(season: Season) -> None:
 
 def test_after_an_undo_reopens_game_2(season: Season) -> None:
     table(season)
-    services.hand_undo_last(game_id=season.games[1].id)
+    services.hand_undo(game_id=season.games[1].id)
     # Only G1 and G3 are rated. After G1: A, B 1516; C, D 1484. G3: (C, D) at 1484 beat
     # (A, B) at 1516: E = 1 / (1 + 10^(32/400)) = 0.454078; 32 × 0.545922 = 17.469504.
     assert table(season) == {

@@ -392,7 +392,7 @@ def test_undo_the_last_hand() -> None:
     record(game, played(N, 7, 6, NS, EW))  # NS 11, EW -1
     second = played(E, 7, 5, EW, NS)
     record(game, second)  # NS 11, EW 9
-    game = services.hand_undo_last(game_id=game.id, number=2, by=user)
+    game = services.hand_undo(game_id=game.id, number=2, by=user)
     game.refresh_from_db()
     assert (game.ns_score, game.ew_score, game.hand_count, game.dealer) == (11, -1, 1, 1)
     assert game.version == 4
@@ -411,7 +411,7 @@ def test_undo_the_winning_hand_reopens_the_game() -> None:
     game = start_game(preset_name="tournament")
     for entry, *_ in TO_A_WIN:
         record(game, entry)
-    services.hand_undo_last(game_id=game.id)
+    services.hand_undo(game_id=game.id)
     game.refresh_from_db()
     assert (game.status, game.winner, game.end_reason, game.ended_at) == (
         "in_progress",
@@ -425,7 +425,7 @@ def test_undo_the_winning_hand_reopens_the_game() -> None:
 def test_undo_with_nothing_to_undo_is_refused() -> None:
     game = start_game()
     with pytest.raises(InvalidInput) as exc:
-        services.hand_undo_last(game_id=game.id)
+        services.hand_undo(game_id=game.id)
     assert exc.value.message == "There is no hand to undo: this game has none recorded yet."
 
 
@@ -435,7 +435,7 @@ def test_undo_of_a_hand_that_is_not_the_last_is_refused() -> None:
     record(game, played(E, 7, 5, EW, NS))
     before = snapshot(game)
     with pytest.raises(StaleGame) as exc:
-        services.hand_undo_last(game_id=game.id, number=1)
+        services.hand_undo(game_id=game.id, number=1)
     assert exc.value.message == (
         "You asked to undo hand 1, but the last hand is 2. Only the last hand can be undone."
     )
@@ -448,13 +448,13 @@ def test_undo_after_a_forfeit_is_refused() -> None:
     services.game_forfeit(game_id=game.id, forfeited_by=EW)
     before = snapshot(game)
     with pytest.raises(InvalidInput, match="ended by forfeit; its hands can no longer be undone"):
-        services.hand_undo_last(game_id=game.id)
+        services.hand_undo(game_id=game.id)
     assert snapshot(game) == before
 
 
 def test_undo_of_an_unknown_game() -> None:
     with pytest.raises(NotFound, match="There is no game 999999"):
-        services.hand_undo_last(game_id=999999)
+        services.hand_undo(game_id=999999)
 
 
 # --- Correcting a past hand --------------------------------------------------------------------
@@ -601,7 +601,7 @@ def test_every_change_is_kept_with_who_when_before_and_after() -> None:
     first, second = played(N, 7, 6, NS, EW), played(E, 7, 5, EW, NS)
     record(game, first, by=keeper)
     record(game, second, by=keeper)
-    services.hand_undo_last(game_id=game.id, by=keeper)
+    services.hand_undo(game_id=game.id, by=keeper)
     services.hand_correct(game_id=game.id, number=1, entry=played(N, 8, 6, NS, EW), by=organiser)
     services.game_call_time(game_id=game.id, by=organiser)
     services.game_forfeit(game_id=game.id, forfeited_by=EW, by=organiser, reason="No show")

@@ -157,7 +157,7 @@ def test_an_undo_that_reopens_a_game_takes_it_out(season: Season) -> None:
     from scoring import services
 
     s = season
-    services.hand_undo_last(game_id=s.games[1].id)  # G2 is in progress again
+    services.hand_undo(game_id=s.games[1].id)  # G2 is in progress again
     # E played only G2 and G5: G5 is left (no hands).
     assert numbers(player_stats(player=s.e).record) == {
         "games": 1, "wins": 0, "minus": 0, "hands": 0, "points": 0, "net": 0,

@@ -394,12 +394,12 @@ def test_the_page_costs_the_same_with_1_or_30_hands_and_1_or_5_rounds(what: str)
         finish(earlier)
     for number in range(1, 31):
         record(big.game, filler(number))
-    verification.hand_enter(
+    services.hand_record(
         game_id=big.game.id,
         entry=filler(31),
         client_id=uuid.uuid4(),
         entered_by_seat=Seat.NORTH,
-        verify=True,
+        pending=True,
     )
     counts = []
     for setup in (small, big):
@@ -437,12 +437,12 @@ def test_the_confirm_step_offers_only_the_other_partnerships_two_seats() -> None
     import re
 
     setup = make_table(verification=True)
-    verification.hand_enter(
+    services.hand_record(
         game_id=setup.game.id,
         entry=played(E, 7, 5, EW, NS),
         client_id=uuid.uuid4(),
         entered_by_seat=N,
-        verify=True,
+        pending=True,
     )
     text = page_text(opened(setup), setup)
     pending = text[text.index('id="pending"') :]

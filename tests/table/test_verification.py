@@ -29,8 +29,8 @@ EAST_MAKES_7 = played(E, 7, 5, EW, NS)
 
 def enter(game_id: int, seat=N, entry=EAST_MAKES_7, **kwargs):  # type: ignore[no-untyped-def]
     kwargs.setdefault("client_id", uuid.uuid4())
-    return verification.hand_enter(
-        game_id=game_id, entry=entry, entered_by_seat=seat, verify=True, **kwargs
+    return services.hand_record(
+        game_id=game_id, entry=entry, entered_by_seat=seat, pending=True, **kwargs
     )
 
 
@@ -110,15 +110,15 @@ def test_a_retry_of_a_pending_entry_answers_with_it() -> None:
 def test_verification_needs_the_entering_seat() -> None:
     game = start_game()
     with pytest.raises(InvalidInput) as refused:
-        verification.hand_enter(
-            game_id=game.id, entry=EAST_MAKES_7, client_id=uuid.uuid4(), verify=True
+        services.hand_record(
+            game_id=game.id, entry=EAST_MAKES_7, client_id=uuid.uuid4(), pending=True
         )
     assert "entered_by_seat" in refused.value.field_errors
 
 
 def test_verification_off_records_at_once_and_keeps_the_seat() -> None:
     game = start_game()
-    recorded = verification.hand_enter(
+    recorded = services.hand_record(
         game_id=game.id, entry=EAST_MAKES_7, client_id=uuid.uuid4(), entered_by_seat=S
     )
     game.refresh_from_db()
@@ -174,7 +174,7 @@ def test_undo_removes_a_pending_hand() -> None:
     game = start_game()
     record(game, EAST_MAKES_7)
     enter(game.id, entry=played(S, 7, 5, NS, EW))
-    services.hand_undo_last(game_id=game.id, number=2)
+    services.hand_undo(game_id=game.id, number=2)
     game.refresh_from_db()
     assert (game.hand_count, game.ew_score) == (1, 10)
     assert Hand.with_pending.filter(game=game).count() == 1

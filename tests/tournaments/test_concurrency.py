@@ -250,7 +250,7 @@ def test_a_result_undone_while_its_sync_waits_for_the_lock_is_not_carried_on(mon
     def undo_the_last_hand() -> None:
         try:
             assert waiting.wait(timeout=20)
-            scoring.hand_undo_last(game_id=gid(gf))
+            scoring.hand_undo(game_id=gid(gf))
         except BaseException as exc:  # pragma: no cover - reported below
             undone.append(exc)
         finally:

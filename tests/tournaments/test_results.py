@@ -199,7 +199,7 @@ def test_a_correction_that_keeps_the_winner_is_allowed():
 def test_undo_of_a_finished_game_whose_winner_played_on_is_refused():
     _event, w11 = _bracket_with_next_game_started()
     with pytest.raises(Conflict, match="W2-1"):
-        scoring.hand_undo_last(game_id=w11.game_id)
+        scoring.hand_undo(game_id=w11.game_id)
 
 
 def test_undo_before_the_next_game_started_takes_the_next_game_back():
@@ -212,7 +212,7 @@ def test_undo_before_the_next_game_started_takes_the_next_game_back():
     assert final.game_id is not None
 
     with TestCase.captureOnCommitCallbacks(execute=True):
-        scoring.hand_undo_last(game_id=code(event, "W1-1").game_id)
+        scoring.hand_undo(game_id=code(event, "W1-1").game_id)
     final = code(event, "W2-1")
     assert (final.home_id, final.game_id) == (None, None)
     assert not Game.objects.filter(id=code(event, "W1-1").game_id, status="finished").exists()
@@ -226,7 +226,7 @@ def test_roll_back_shows_what_it_undoes_then_lets_the_correction_through():
     organiser = Actor.of(member(event.club, Role.ORGANISER))
     for number in (1, 2, 3):
         with TestCase.captureOnCommitCallbacks(execute=True):
-            scoring.hand_fix(
+            scoring.hand_correct_by(
                 actor=organiser,
                 game=game_of(w11),
                 number=number,

@@ -194,7 +194,7 @@ def test_an_undo_of_the_winning_hand_takes_the_win_back_in_the_cache():
     from django.test import TestCase
 
     with TestCase.captureOnCommitCallbacks(execute=True):
-        scoring.hand_undo_last(game_id=pairing.game_id)
+        scoring.hand_undo(game_id=pairing.game_id)
     _, stored = cache.get(event_key(event.id))
     assert [r.wins for r in stored.rows] == [0, 0]
 

@@ -18,7 +18,7 @@ from scoring import services as scoring
 from scoring.models import Team
 from scoring.rules import Seat
 from scoring.rules import Team as Side
-from scoring.services.verification import hand_enter
+from scoring.services.hands import hand_record
 from tests.factories import PlayerFactory
 from tournaments import services
 from tournaments.models import Entry, Event, Pairing, Round
@@ -272,12 +272,12 @@ def test_a_game_in_progress_and_a_pending_hand_count_for_nothing():
     assert pairing.game is not None
     record(pairing.game, hand(Side.NS), hand(Side.NS))
     with TestCase.captureOnCommitCallbacks(execute=True):
-        hand_enter(
+        hand_record(
             game_id=pairing.game.id,
             entry=hand(Side.NS, bid=12, tricks=8),
             client_id=uuid.uuid4(),
             entered_by_seat=Seat.NORTH,
-            verify=True,
+            pending=True,
         )
     rows = event_standings(event=event)
     assert [(r.games, r.wins, r.points_for) for r in rows] == [(0, 0, 0), (0, 0, 0)]

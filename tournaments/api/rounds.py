@@ -307,7 +307,7 @@ class CorrectHandView(EventView):
             raise InvalidInput(N_("This pairing has no game to correct."))
         incoming = HandCorrectSerializer(data=request.data)
         incoming.is_valid(raise_exception=True)
-        scoring_services.hand_fix(  # the games API's correction: the same rule, one service
+        scoring_services.hand_correct_by(  # the games API's correction: the same rule, one service
             actor=_actor(request),
             game=pairing.game,
             number=int(number),

@@ -1,7 +1,7 @@
 """What correcting one hand of an event's game would change, shown before it is done.
 
 The preview makes the very correction the organiser asked for, through the same service as
-the page's and the API's (``scoring.services.hand_fix``), carries it through the event as a
+the page's and the API's (``scoring.services.hand_correct_by``), carries it through the event as a
 committed change would (``game_result_sync``: the pairing's result, the bracket after it), reads
 what changed, and rolls everything back. So it is refused exactly where the correction would be
 (a hand the rules refuse, a winner who already played on, with the later games named), and it
@@ -105,7 +105,7 @@ def _bracket(event_id: int) -> dict[int, tuple[str, str]]:
     return out
 
 
-def hand_fix_preview(
+def hand_correct_preview(
     *,
     actor: Actor,
     pairing: Pairing,
@@ -115,7 +115,7 @@ def hand_fix_preview(
     expected_version: int | None = None,
     roll_back: bool = False,
 ) -> CorrectionPreview:
-    """What ``hand_fix`` would change: every later score, the result, the bracket. Raises the
+    """What ``hand_correct_by`` would change: every later score, the result, the bracket. Raises the
     refusal the correction itself would get."""
     game = Game.objects.get(id=pairing.game_id) if pairing.game_id else None
     if game is None:
@@ -126,7 +126,7 @@ def hand_fix_preview(
     seen: dict[str, object] = {}
     try:
         with transaction.atomic():
-            scoring.hand_fix(
+            scoring.hand_correct_by(
                 actor=actor,
                 game=game,
                 number=number,

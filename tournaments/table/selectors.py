@@ -69,7 +69,7 @@ class TableNow:
     def may_undo(self) -> bool:
         """The last hand can be undone from the table: it is the hand just entered (undone
         once, never the one before), the result is not agreed and has not been carried on
-        (``scoring.services.play.hand_take_back`` judges the same)."""
+        (``scoring.services.play.hand_undo_by`` judges the same)."""
         if self.game is None or self.last_hand is None or self.pending is not None:
             return False
         if not self.take_back_open:

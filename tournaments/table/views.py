@@ -386,7 +386,7 @@ def hands(
     client_id = read.client_id(data)
     game_shown = read.whole_number(data, "game_id")
     now = table_current(table=table)
-    recorded = play.hand_submit(
+    recorded = play.hand_record_by(
         actor=_actor(request, table, access),
         game=now.game,
         game_shown=game_shown,
@@ -444,7 +444,7 @@ def undo(
     game_shown = read.whole_number(data, "game_id")
     game = table_current(table=table).game
     number = read.whole_number(data, "number")
-    undone = play.hand_take_back(
+    undone = play.hand_undo_by(
         actor=_actor(request, table, access),
         game_id=None if game is None else game.id,
         game_shown=game_shown,

@@ -289,7 +289,7 @@ def _correction_context(request: HttpRequest, pairing: Pairing) -> dict[str, Any
 
 def _correct_hand(request: HttpRequest, event: Event, pairing: Pairing) -> HttpResponse:
     """Previews the correction ("preview" in the form) or makes it, with the games API's
-    service (``hand_fix``): the same refusals, the same history."""
+    service (``hand_correct_by``): the same refusals, the same history."""
     if pairing.game is None:
         raise Http404(N_("This game has no hands."))
     game = pairing.game
@@ -304,7 +304,7 @@ def _correct_hand(request: HttpRequest, event: Event, pairing: Pairing) -> HttpR
             return page(400)
         data = form.cleaned_data
         try:
-            preview = corrections.hand_fix_preview(
+            preview = corrections.hand_correct_preview(
                 actor=actor,
                 pairing=pairing,
                 number=data["number"],
@@ -319,7 +319,7 @@ def _correct_hand(request: HttpRequest, event: Event, pairing: Pairing) -> HttpR
         return page(200, correction=preview)
     return act(
         request,
-        lambda data: scoring_services.hand_fix(
+        lambda data: scoring_services.hand_correct_by(
             actor=actor,
             game=game,
             number=data["number"],

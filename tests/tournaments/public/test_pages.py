@@ -15,7 +15,8 @@ from kaiser_club.models import Player
 from scoring.models import Game
 from scoring.rules import Seat
 from scoring.rules import Team as Side
-from scoring.services.verification import hand_confirm, hand_enter
+from scoring.services.hands import hand_record
+from scoring.services.verification import hand_confirm
 from tournaments.models import Event, Pairing
 
 from ..helpers import generate, make_event, win_for
@@ -133,12 +134,12 @@ def test_score_sheet_shows_confirmed_hands_only(client, swiss):
     made, now, _ = swiss
     assert now.game_id is not None
     with TestCase.captureOnCommitCallbacks(execute=True):
-        hand_enter(
+        hand_record(
             game_id=now.game_id,
             entry=hand(Side.EW, bid=9, tricks=8),
             client_id=uuid.uuid4(),
             entered_by_seat=Seat.EAST,
-            verify=True,
+            pending=True,
         )
     html = client.get(f"/e/{made.event.id}/games/{now.id}/").content.decode()
     assert 'id="ns-score">9<' in html and 'id="ew-score">1<' in html

@@ -17,7 +17,7 @@ from scoring import services as scoring
 from scoring.models import Game, Team
 from scoring.rules import Contract, HandEntry, HandKind, Seat, Suit
 from scoring.rules import Team as Side
-from scoring.services.verification import hand_enter
+from scoring.services.hands import hand_record
 from tests.factories import ClubFactory, PlayerFactory
 from tournaments import services
 from tournaments.models import Entry, Event, Pairing, Round, Table
@@ -171,12 +171,12 @@ def hand(side: Side, *, bid: int = 7, tricks: int = 7) -> HandEntry:
 def north_enters_a_hand(game_id: int) -> None:
     """North enters a made North-South hand at the table of an event that verifies: it waits
     for East-West to confirm it (hand 1 for a new game)."""
-    hand_enter(
+    hand_record(
         game_id=game_id,
         entry=hand(Side.NS),
         client_id=uuid.uuid4(),
         entered_by_seat=Seat.NORTH,
-        verify=True,
+        pending=True,
     )
 
 

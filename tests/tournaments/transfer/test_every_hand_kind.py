@@ -33,7 +33,8 @@ from scoring.rules import (
     Team,
 )
 from scoring.services.games import game_call_time
-from scoring.services.verification import hand_confirm, hand_enter
+from scoring.services.hands import hand_record
+from scoring.services.verification import hand_confirm
 from tests.factories import member
 from tests.tournaments.helpers import generate, gid, make_event
 from tournaments import services
@@ -106,20 +107,20 @@ def every_kind_event(preset_name: str, kaiser_bid: KaiserBid) -> tuple[Event, se
             )
             record(first, forced)
             kinds.add("forced")
-        verified = hand_enter(
+        verified = hand_record(
             game_id=first,
             entry=played(Team.EW),
             client_id=uuid.uuid4(),
             entered_by_seat=Seat.EAST,
-            verify=True,
+            pending=True,
         )
         hand_confirm(game_id=first, number=verified.hand.number, seat=Seat.NORTH)
-        hand_enter(
+        hand_record(
             game_id=first,
             entry=played(Team.NS, bid=8),
             client_id=uuid.uuid4(),
             entered_by_seat=Seat.SOUTH,
-            verify=True,
+            pending=True,
         )
 
         record(second, played(Team.EW))

@@ -15,7 +15,7 @@ from scoring import services as scoring
 from scoring.models import Game, Hand
 from scoring.models import Team as ScoringTeam
 from scoring.rules import Contract, HandEntry, HandKind, Seat, Suit, Team
-from scoring.services.verification import hand_enter
+from scoring.services.hands import hand_record
 from tests.tournaments.helpers import game_of, generate, gid, make_event, player, win_for, win_game
 from tournaments import services
 from tournaments.models import Event, Pairing, Table
@@ -65,12 +65,12 @@ def swiss_event() -> Event:
     )
     scoring.hand_record(game_id=gid(second[1]), entry=small_hand(Team.NS), client_id=uuid.uuid4())
     scoring.hand_record(game_id=gid(second[1]), entry=small_hand(Team.EW), client_id=uuid.uuid4())
-    hand_enter(
+    hand_record(
         game_id=gid(second[2]),
         entry=small_hand(Team.EW, bid=8),
         client_id=uuid.uuid4(),
         entered_by_seat=Seat.EAST,
-        verify=True,
+        pending=True,
     )
     return event
 
