@@ -30,7 +30,7 @@ class PersonSerializer(serializers.Serializer[dict[str, Any]]):
 
 
 class SignUpSerializer(serializers.Serializer[dict[str, Any]]):
-    players = PersonSerializer(many=True, max_length=4, allow_empty=False)
+    players = serializers.ListField(child=PersonSerializer(), min_length=1, max_length=4)
     name = serializers.CharField(max_length=400, required=False, allow_blank=True)
 
 
@@ -40,7 +40,7 @@ class StateSerializer(serializers.Serializer[Any]):
         choices=["pending", "registered", "waiting", "refused", "withdrawn"]
     )
     place = serializers.IntegerField(allow_null=True, help_text="The place on the waiting list.")
-    label = serializers.CharField()
+    message = serializers.CharField(source="label", help_text="The state, in words.")
     refusal = serializers.CharField()
 
 
@@ -51,7 +51,7 @@ class RegistrantSerializer(serializers.Serializer[Any]):
     player = serializers.IntegerField(source="player_id", allow_null=True)
 
 
-class RegistrationSerializer(serializers.Serializer[Registration]):
+class RegistrationSerializer(serializers.Serializer[Any]):
     id = serializers.IntegerField()
     name = serializers.CharField()
     status = serializers.CharField()
@@ -70,7 +70,7 @@ class PlaceSerializer(serializers.Serializer[dict[str, Any]]):
 
 
 class RegistrationListView(EventView):
-    def get_permissions(self) -> list[Any]:
+    def get_permissions(self) -> Any:
         if self.request.method == "POST":
             return [AllowAny()]
         return super().get_permissions()

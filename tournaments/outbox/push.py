@@ -9,6 +9,7 @@ import json
 
 import requests
 from django.conf import settings
+from py_vapid import Vapid02
 from pywebpush import WebPushException, webpush
 
 from ..models import PushSubscription
@@ -36,13 +37,15 @@ def push(subscription: PushSubscription, *, title: str, body: str, url: str) -> 
     if not private_key:
         raise PushGone("Web Push is off: no VAPID keys are set")
     try:
+        # RFC 8292's "vapid t=…, k=…" header (pywebpush's own default is the older draft's)
+        signer = Vapid02.from_string(private_key=private_key)
         webpush(
             subscription_info={
                 "endpoint": subscription.endpoint,
                 "keys": {"p256dh": subscription.p256dh, "auth": subscription.auth},
             },
             data=json.dumps({"title": title, "body": body, "url": url}),
-            vapid_private_key=private_key,
+            vapid_private_key=signer,
             vapid_claims={"sub": settings.WEBPUSH_VAPID_SUBJECT},
             timeout=PUSH_SECONDS,
         )
@@ -53,3 +56,5 @@ def push(subscription: PushSubscription, *, title: str, body: str, url: str) -> 
         raise PushUnsent(str(exc)) from exc
     except requests.RequestException as exc:
         raise PushUnsent(str(exc)) from exc
+    except ValueError as exc:  # WEBPUSH_VAPID_PRIVATE_KEY is not a key: the log says so
+        raise PushUnsent(f"the VAPID private key cannot be read: {exc}") from exc

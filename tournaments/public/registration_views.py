@@ -109,8 +109,9 @@ def register(request: HttpRequest, event_id: int) -> HttpResponse:
             state = sign_up_state(registration)
         except KaiserError as exc:
             show_error(request, exc, form=form)
-            form.data = form.data.copy()
-            form.data["stamp"] = form_stamp()
+            data = request.POST.copy()
+            data["stamp"] = form_stamp()  # the next try is timed from now
+            form.data = data
     context = {
         "event": event,
         "form": form,

@@ -4,18 +4,16 @@ e-mail address shown to anyone but the organiser and its owner."""
 
 from __future__ import annotations
 
-import datetime as dt
 import json
+from typing import Any
 
 import pytest
-from django.core import signing
 from django.core.cache import cache
 from django.test import Client, override_settings
 
 from kaiser_club.roles import Role
 from tests.factories import member
 from tournaments.models import Registration, RegistrationStatus
-from tournaments.registration_limits import FORM_SALT
 
 from .world import open_event, pair, sign_up
 
@@ -31,7 +29,7 @@ def body(*people: tuple[str, str], name: str = "") -> str:
     return json.dumps({"players": [{"name": n, "email": e} for n, e in people], "name": name})
 
 
-def post_api(client: Client, event_id: int, data: str, **extra: str):  # type: ignore[no-untyped-def]
+def post_api(client: Client, event_id: int, data: str, **extra: Any) -> Any:
     return client.post(
         f"/api/events/{event_id}/registrations/", data, content_type="application/json", **extra
     )
@@ -47,7 +45,7 @@ def test_the_api_signs_up_without_an_account_and_says_the_place(client: Client) 
         "id": 0,
         "status": "waiting",
         "place": 1,
-        "label": "On the waiting list",
+        "message": "On the waiting list",
         "refusal": "",
     }
     assert "c@x.org" not in second.content.decode()
@@ -94,8 +92,9 @@ def test_a_closed_or_unknown_event_is_not_found(client: Client) -> None:
 def test_sign_ups_are_rate_limited_per_client(client: Client) -> None:
     event = open_event(capacity=40)
     codes = [
-        post_api(client, event.id, body((f"A{n}", f"a{n}@x.org"), (f"B{n}", f"b{n}@x.org")))
-        .status_code
+        post_api(
+            client, event.id, body((f"A{n}", f"a{n}@x.org"), (f"B{n}", f"b{n}@x.org"))
+        ).status_code
         for n in range(4)
     ]
     assert codes == [201, 201, 201, 429]
@@ -135,9 +134,7 @@ def test_the_events_api_says_and_sets_the_registration(client: Client) -> None:
     data = client.get(f"/api/events/{event.id}/").json()
     assert (data["registration"], data["capacity"]) == ("open", 12)
     assert data["registration_closes_at"].startswith("2026-11-27")
-    bad = client.patch(
-        f"/api/events/{event.id}/", {"capacity": 0}, content_type="application/json"
-    )
+    bad = client.patch(f"/api/events/{event.id}/", {"capacity": 0}, content_type="application/json")
     assert bad.status_code == 400
 
 

@@ -33,7 +33,7 @@ class Mailbox:
         self.received: list[EmailMessage] = []
         self.refuse_once: set[str] = set()
 
-    async def handle_RCPT(  # noqa: N802 (aiosmtpd's hook names)
+    async def handle_RCPT(
         self, server: Any, session: Any, envelope: Any, address: str, options: Any
     ) -> str:
         if address in self.refuse_once:
@@ -42,7 +42,7 @@ class Mailbox:
         envelope.rcpt_tos.append(address)
         return "250 OK"
 
-    async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:  # noqa: N802
+    async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:
         parsed = message_from_bytes(envelope.content, policy=policy.default)
         assert isinstance(parsed, EmailMessage)
         self.received.append(parsed)

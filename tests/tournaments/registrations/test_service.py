@@ -4,12 +4,14 @@ the organiser's decisions, refusals in words, and the messages each change write
 from __future__ import annotations
 
 import datetime as dt
+from typing import Any, cast
 
 import pytest
 from django.utils import timezone
 
 from kaiser_club.actors import Actor
 from kaiser_club.errors import InvalidInput, NotAllowed, NotFound
+from kaiser_club.models import Club, Player
 from kaiser_club.roles import Role
 from tests.factories import ClubFactory, PlayerFactory, member
 from tournaments import services
@@ -18,17 +20,21 @@ from tournaments.models import Entry, OutboxMessage, Registration, RegistrationS
 from tournaments.registration_selectors import sign_up_state
 from tournaments.services import registrations as reg
 
-from .world import ANYONE, open_event, pair, sign_up
+from .world import ANYONE, entry_of, open_event, pair, sign_up
 
 pytestmark = pytest.mark.django_db
 
 
+def player(name: str, **fields: Any) -> Player:
+    return cast(Player, PlayerFactory(name=name, **fields))
+
+
 def test_a_sign_up_with_a_place_left_is_an_entry_with_its_players_found_or_made() -> None:
     event = open_event(capacity=2)
-    known = PlayerFactory(name="Anne Known", email="anne@example.org", host_club=event.club)
+    known = player("Anne Known", email="anne@example.org", host_club=event.club)
     registration = sign_up(event, pair("Anne", "anne@example.org", "Bob", "bob@example.org"))
     assert registration.status == RegistrationStatus.REGISTERED
-    entry = Entry.objects.get(id=registration.entry_id)
+    entry = entry_of(registration)
     assert entry.team is not None
     assert entry.team.player_one_id == known.id  # found by e-mail, not by name
     assert entry.team.player_two.email == "bob@example.org"
@@ -45,24 +51,30 @@ def test_past_the_capacity_a_sign_up_waits_in_order() -> None:
     assert Entry.objects.filter(event=event).count() == 1
 
 
-def test_a_withdrawal_promotes_the_head_of_the_waiting_list(django_capture_on_commit_callbacks) -> None:
+def test_a_withdrawal_promotes_the_head_of_the_waiting_list(
+    django_capture_on_commit_callbacks,
+) -> None:
     event = open_event(capacity=1)
     first = sign_up(event, pair("A", "a@x.org", "B", "b@x.org"))
     second = sign_up(event, pair("C", "c@x.org", "D", "d@x.org"))
     with django_capture_on_commit_callbacks(execute=True):
-        reg.registration_withdraw(registrant=first.registrants.first())
+        reg.registration_withdraw(registrant=first.registrants.get(position=1))
     second.refresh_from_db()
     assert second.status == RegistrationStatus.REGISTERED
-    assert Entry.objects.get(id=first.entry_id).status == EntryStatus.WITHDRAWN
-    assert OutboxMessage.objects.filter(registrant__registration=second, key="promoted").count() == 2
+    assert entry_of(first).status == EntryStatus.WITHDRAWN
+    assert (
+        OutboxMessage.objects.filter(registrant__registration=second, key="promoted").count() == 2
+    )
 
 
-def test_the_organiser_withdrawing_an_entry_frees_its_place(django_capture_on_commit_callbacks) -> None:
+def test_the_organiser_withdrawing_an_entry_frees_its_place(
+    django_capture_on_commit_callbacks,
+) -> None:
     event = open_event(capacity=1)
     first = sign_up(event, pair("A", "a@x.org", "B", "b@x.org"))
     waiting = sign_up(event, pair("C", "c@x.org", "D", "d@x.org"))
     with django_capture_on_commit_callbacks(execute=True):
-        services.entry_withdraw(entry=Entry.objects.get(id=first.entry_id))
+        services.entry_withdraw(entry=entry_of(first))
     waiting.refresh_from_db()
     assert waiting.status == RegistrationStatus.REGISTERED
 
@@ -147,8 +159,8 @@ def test_closed_finished_or_past_closing_events_take_no_sign_up() -> None:
 
 def test_a_player_already_entered_by_the_organiser_is_refused_without_a_trace() -> None:
     event = open_event(capacity=4)
-    anne = PlayerFactory(name="Anne", email="anne@x.org", host_club=event.club)
-    services.entry_register_team(event=event, player_one=anne, player_two=PlayerFactory())
+    anne = player("Anne", email="anne@x.org", host_club=event.club)
+    services.entry_register_team(event=event, player_one=anne, player_two=player("Zed"))
     with pytest.raises(InvalidInput, match="already plays in"):
         sign_up(event, pair("Anne", "anne@x.org", "Bob", "bob@x.org"))
     assert not Registration.objects.filter(event=event).exists()
@@ -157,7 +169,7 @@ def test_a_player_already_entered_by_the_organiser_is_refused_without_a_trace() 
 def test_a_progressive_event_takes_one_player() -> None:
     event = open_event(capacity=4, format="progressive")
     registration = sign_up(event, [reg.Person("Solo", "solo@x.org")])
-    assert Entry.objects.get(id=registration.entry_id).player.email == "solo@x.org"
+    assert entry_of(registration).player == Player.objects.get(email="solo@x.org")
 
 
 def test_each_change_writes_one_message_per_player_in_their_language() -> None:
@@ -172,14 +184,14 @@ def test_each_change_writes_one_message_per_player_in_their_language() -> None:
     )
     messages = OutboxMessage.objects.filter(registrant__registration=french)
     assert messages.count() == 2
-    body = messages.first().body
+    body = messages.earliest("id").body
     assert "liste d'attente" in body
     assert f"http://testserver/e/{event.id}/me/" in body
 
 
 def test_renewing_a_link_ends_the_old_one() -> None:
     event = open_event(capacity=1)
-    registrant = sign_up(event, pair("A", "a@x.org", "B", "b@x.org")).registrants.first()
+    registrant = sign_up(event, pair("A", "a@x.org", "B", "b@x.org")).registrants.get(position=1)
     old = registrant.secret
     organiser = Actor.of(member(event.club, Role.ORGANISER))
     reg.registrant_link_renew_by(actor=organiser, registrant=registrant)
@@ -189,7 +201,7 @@ def test_renewing_a_link_ends_the_old_one() -> None:
 
 
 def test_a_club_member_signed_in_is_found_by_their_own_record() -> None:
-    club = ClubFactory()
+    club = cast(Club, ClubFactory())
     event = open_event(capacity=2, club=club)
     user = member(club, Role.PLAYER)
     registration = reg.registration_submit(
@@ -197,5 +209,6 @@ def test_a_club_member_signed_in_is_found_by_their_own_record() -> None:
         event_id=event.id,
         people=pair("Me", "me@x.org", "Partner", "p@x.org"),
     )
-    entry = Entry.objects.get(id=registration.entry_id)
-    assert entry.team.player_one.user_id == user.id
+    team = entry_of(registration).team
+    assert team is not None
+    assert team.player_one.user_id == user.id

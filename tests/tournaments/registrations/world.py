@@ -9,7 +9,7 @@ from kaiser_club.actors import Actor
 from kaiser_club.models import Club
 from tests.factories import ClubFactory
 from tournaments import services
-from tournaments.models import Event, Registration
+from tournaments.models import Entry, Event, Registrant, Registration
 from tournaments.services import registrations as reg
 
 ANYONE = Actor.of(None)
@@ -40,3 +40,13 @@ def pair(name_1: str, email_1: str, name_2: str, email_2: str) -> list[reg.Perso
 def sign_up(event: Event, people: list[reg.Person], **kwargs: Any) -> Registration:
     kwargs.setdefault("base_url", "http://testserver")
     return reg.registration_submit(actor=ANYONE, event_id=event.id, people=people, **kwargs)
+
+
+def first(registration: Registration) -> Registrant:
+    return registration.registrants.get(position=1)
+
+
+def entry_of(registration: Registration) -> Entry:
+    registration.refresh_from_db()
+    assert registration.entry is not None
+    return registration.entry
