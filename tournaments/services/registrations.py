@@ -204,9 +204,11 @@ def registration_submit(
 
 
 def _place(event: Event, registration: Registration) -> None:
-    """Into the event when a place is left, else at the end of the waiting list."""
+    """Into the event when a place is left and no one waits for it, else at the end of the
+    waiting list (a place freed a moment ago is the head of the list's, not a newcomer's)."""
     left = places_left(event)
-    if left is None or left > 0:
+    waiting = Registration.objects.filter(event=event, status=RegistrationStatus.WAITING)
+    if (left is None or left > 0) and not waiting.exists():
         _enter(event, registration)
     else:
         registration.status = RegistrationStatus.WAITING

@@ -212,3 +212,13 @@ def test_a_club_member_signed_in_is_found_by_their_own_record() -> None:
     team = entry_of(registration).team
     assert team is not None
     assert team.player_one.user_id == user.id
+
+
+def test_a_place_freed_is_the_waiting_lists_not_a_newcomers() -> None:
+    event = open_event(capacity=1)
+    registered = sign_up(event, pair("A", "a@x.org", "B", "b@x.org"))
+    waiting = sign_up(event, pair("C", "c@x.org", "D", "d@x.org"))
+    services.entry_withdraw(entry=entry_of(registered))  # its promotion has not run yet
+    newcomer = sign_up(event, pair("E", "e@x.org", "F", "f@x.org"))
+    assert newcomer.status == RegistrationStatus.WAITING
+    assert [r.id for r in reg.promote_waiting(event_id=event.id)] == [waiting.id]
