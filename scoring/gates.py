@@ -12,10 +12,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from enum import Enum
 
-from django.utils.translation import gettext
-
 from kaiser_club.actors import Actor
-from kaiser_club.errors import NotAllowed
+from kaiser_club.refusals import role_refused
 from kaiser_club.roles import Role
 
 from .models import Game
@@ -64,7 +62,5 @@ def rule_for(*, game: Game, actor: Actor, step: Step) -> Ruling:
         if ruling is not None:
             return ruling
     if not actor.has_role(club_id=game.club_id, at_least=Role.SCOREKEEPER):
-        raise NotAllowed(
-            gettext("Your role in %(club)s does not allow this.") % {"club": game.club}
-        )
+        raise role_refused(game.club)
     return Ruling(director=actor.has_role(club_id=game.club_id, at_least=Role.ORGANISER))

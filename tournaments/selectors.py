@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from django.db.models import Count, Prefetch, Q, QuerySet
 
-from kaiser_club.errors import NotAllowed, NotFound
+from kaiser_club.errors import NotFound
+from kaiser_club.refusals import role_refused
 from kaiser_club.roles import Role
 from kaiser_club.selectors import AnyUser, club_ids_with_role
 from kaiser_club.sentences import N_
@@ -46,7 +47,7 @@ def event_for(*, user: AnyUser, event_id: int, action: EventAction = EventAction
     if event is None:
         raise NotFound(N_("There is no event %(event_id)s that you can see.", event_id=event_id))
     if not may_on_event(user=user, action=action, event=event):
-        raise NotAllowed(N_("Your role in %(club)s does not allow this.", club=event.club.name))
+        raise role_refused(event.club)
     return event
 
 

@@ -9,7 +9,6 @@ from django.db.models import QuerySet
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import mixins, status, viewsets
 from rest_framework.decorators import action
-from rest_framework.exceptions import PermissionDenied
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -17,6 +16,7 @@ from rest_framework.views import APIView
 
 from kaiser_club.actors import Actor
 from kaiser_club.errors import NotFound
+from kaiser_club.refusals import role_refused
 from kaiser_club.request_limits import ID_IN_PATH
 from kaiser_club.roles import Role
 from kaiser_club.selectors import club_ids_with_role
@@ -127,9 +127,7 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gen
         if needed is not GameAction.READ and not may_on_game(
             actor=Actor.of(self.request.user), action=needed, game=game
         ):  # the game's club's players see it: get_queryset holds those only
-            raise PermissionDenied(
-                str(N_("Your role in %(club)s does not allow this.", club=game.club.name))
-            )
+            raise role_refused(game.club)
         return game
 
     def _answer(self, call: Callable[[], Any], game_id: int) -> Any:

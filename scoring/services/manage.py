@@ -3,10 +3,8 @@ do it from the actor, as every door calls them. The rules are in games.py and cl
 
 from __future__ import annotations
 
-from django.utils.translation import gettext
-
 from kaiser_club.actors import Actor
-from kaiser_club.errors import NotAllowed
+from kaiser_club.refusals import role_refused
 
 from ..models import Game
 from ..permissions import GameAction
@@ -16,9 +14,7 @@ from . import clock, games
 
 def _may_manage(actor: Actor, game: Game) -> None:
     if not actor.has_role(club_id=game.club_id, at_least=GameAction.MANAGE.value):
-        raise NotAllowed(
-            gettext("Your role in %(club)s does not allow this.") % {"club": game.club}
-        )
+        raise role_refused(game.club)
 
 
 def game_call_time_by(*, actor: Actor, game: Game) -> Game:

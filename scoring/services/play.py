@@ -11,7 +11,8 @@ from django.db import transaction
 from django.utils.translation import gettext
 
 from kaiser_club.actors import Actor
-from kaiser_club.errors import InvalidInput, NotAllowed
+from kaiser_club.errors import InvalidInput
+from kaiser_club.refusals import role_refused
 from kaiser_club.roles import Role
 from kaiser_club.text import clean_text
 
@@ -177,9 +178,7 @@ def hand_correct_by(
     refused with the later games named, unless ``roll_back``: then the games that followed
     are rolled back (``scoring.signals.game_result_changing``)."""
     if not actor.has_role(club_id=game.club_id, at_least=Role.ORGANISER):
-        raise NotAllowed(
-            gettext("Your role in %(club)s does not allow this.") % {"club": game.club}
-        )
+        raise role_refused(game.club)
     reason = clean_text(reason)
     if not reason:
         message = gettext("Say why the hand is corrected: the reason is kept in its history.")

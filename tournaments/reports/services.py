@@ -35,7 +35,8 @@ from django.utils.text import slugify
 
 from kaiser_club import broker
 from kaiser_club.actors import Actor
-from kaiser_club.errors import Conflict, InvalidInput, KaiserError, NotAllowed
+from kaiser_club.errors import Conflict, InvalidInput, KaiserError
+from kaiser_club.refusals import role_refused
 from kaiser_club.sentences import N_, Said
 from scoring.models import Game
 
@@ -496,7 +497,7 @@ def report_sweep(*, now: Any = None) -> dict[str, int]:
 
 def _may_print(actor: Actor, event: Event) -> None:
     if not actor.has_role(club_id=event.club_id, at_least=EventAction.MANAGE.value):
-        raise NotAllowed(N_("Your role in %(club)s does not allow this.", club=event.club.name))
+        raise role_refused(event.club)
 
 
 def report_request_by(*, actor: Actor, event: Event, **asked: Any) -> ReportJob:

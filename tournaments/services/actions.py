@@ -20,6 +20,7 @@ from kaiser_club.actors import Actor
 from kaiser_club.errors import InvalidInput, NotAllowed
 from kaiser_club.models import Club
 from kaiser_club.people import NEW
+from kaiser_club.refusals import role_refused
 from kaiser_club.sentences import N_
 from scoring.models import Game
 
@@ -31,7 +32,7 @@ from . import entries, events, generation, results, rounds
 def _may_direct(actor: Actor, event: Event) -> None:
     """Who may run the event's rounds and record its results: its club's organisers."""
     if not actor.has_role(club_id=event.club_id, at_least=EventAction.MANAGE.value):
-        raise NotAllowed(N_("Your role in %(club)s does not allow this.", club=event.club.name))
+        raise role_refused(event.club)
 
 
 def _entry(event: Event, entry_id: int, field: str) -> Entry:

@@ -19,9 +19,10 @@ from django.db.models import Max
 from django.utils import timezone
 
 from kaiser_club.actors import Actor
-from kaiser_club.errors import InvalidInput, KaiserError, NotAllowed, NotFound
+from kaiser_club.errors import InvalidInput, KaiserError, NotFound
 from kaiser_club.models import Player
 from kaiser_club.people import Pool
+from kaiser_club.refusals import role_refused
 from kaiser_club.sentences import N_, Said, Sentence, of, stored
 from kaiser_club.text import clean_within
 from scoring.scope import players_open_to
@@ -303,7 +304,7 @@ def promote_waiting(*, event_id: int) -> list[Registration]:
 
 def _may_direct(actor: Actor, event: Event) -> None:
     if not actor.has_role(club_id=event.club_id, at_least=EventAction.MANAGE.value):
-        raise NotAllowed(N_("Your role in %(club)s does not allow this.", club=event.club.name))
+        raise role_refused(event.club)
 
 
 def _locked(registration: Registration) -> tuple[Event, Registration]:
