@@ -13,7 +13,7 @@ from kaiser_club.request_limits import LARGEST_ID
 from scoring.rules import PRESETS
 
 from . import limits
-from .choices import DEFAULT_TIEBREAKS, EventKind, Format, Seeding, SlotSide
+from .choices import DEFAULT_TIEBREAKS, EventKind, Format, RegistrationMode, Seeding, SlotSide
 from .models import Season
 from .rules_form import RulesForm, preset_title
 from .tiebreak_field import TiebreakOrderField
@@ -105,6 +105,25 @@ class EventForm(forms.Form):
     )
     public_pages = forms.BooleanField(
         required=False, initial=True, label=_("Public pages (standings, bracket, live scores)")
+    )
+    registration = forms.ChoiceField(
+        choices=RegistrationMode.choices,
+        initial=RegistrationMode.CLOSED,
+        label=_("Sign-ups by players"),
+        help_text=_("Open: players sign up on the event's public page /e/…/register/."),
+    )
+    capacity = forms.IntegerField(
+        min_value=limits.CAPACITY[0],
+        max_value=limits.CAPACITY[1],
+        required=False,
+        label=_("Places"),
+        help_text=_("Empty: no limit. Past it, sign-ups wait on a waiting list."),
+    )
+    registration_closes_at = forms.DateTimeField(
+        required=False,
+        label=_("Sign-ups close at"),
+        widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"),
+        input_formats=["%Y-%m-%dT%H:%M", "%Y-%m-%dT%H:%M:%S", "%Y-%m-%d %H:%M"],
     )
 
     def __init__(self, *args: Any, clubs: Any = (), seasons: Any = None, **kw: Any) -> None:

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from .views import entries, events, rounds, seasons, tables, transfer
+from .views import entries, events, registrations, rounds, seasons, tables, transfer
 
 app_name = "tournaments"
 E = "<int:event_id>/"
@@ -23,6 +23,12 @@ urlpatterns = [
     path(f"{E}entries/import/", entries.entry_import, name="entry-import"),
     path(f"{E}entries/check-in-all/", entries.entries_check_in_all, name="entries-check-in"),
     path(f"{E}entries/<int:entry_id>/<slug:action>/", entries.entry_action, name="entry-action"),
+    path(f"{E}sign-ups/", registrations.registration_list, name="registrations"),
+    path(
+        f"{E}sign-ups/<int:registration_id>/<slug:action>/",
+        registrations.registration_action,
+        name="registration-action",
+    ),
     path(f"{E}rounds/<int:number>/", rounds.round_detail, name="round"),
     path(f"{E}rounds/<int:number>/playing/", rounds.round_playing, name="round-playing"),
     path(f"{E}rounds/<int:number>/<slug:action>/", rounds.round_action, name="round-action"),

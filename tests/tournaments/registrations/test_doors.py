@@ -235,3 +235,52 @@ def test_the_public_pages_link_the_sign_up_while_it_is_open(client: Client) -> N
     event = open_event(capacity=4)
     assert f"/e/{event.id}/register/" in client.get(f"/e/{event.id}/").content.decode()
     assert f"/e/{event.id}/register/" in client.get("/e/").content.decode()
+
+
+def test_the_organisers_page_decides_and_the_settings_open_the_sign_up(client: Client) -> None:
+    event = open_event(capacity=1, registration="approval")
+    pending = sign_up(event, pair("Anne", "anne@x.org", "Bob", "bob@x.org"))
+    client.force_login(member(event.club, Role.PLAYER))
+    assert client.get(f"/events/{event.id}/sign-ups/").status_code == 403
+    client.force_login(member(event.club, Role.ORGANISER))
+    page = client.get(f"/events/{event.id}/sign-ups/")
+    assert b"anne@x.org" in page.content  # the organiser sees the addresses
+    base = f"/events/{event.id}/sign-ups/{pending.id}"
+    client.post(f"{base}/approve/")
+    pending.refresh_from_db()
+    assert pending.status == RegistrationStatus.REGISTERED
+    again = client.post(f"{base}/approve/", follow=True)
+    assert b"this cannot be done now" in again.content
+    anne = pending.registrants.get(position=1)
+    old = anne.secret
+    client.post(f"{base}/renew-link/", {"registrant": str(anne.id)})
+    anne.refresh_from_db()
+    assert anne.secret != old
+    assert client.post(f"{base}/renew-link/", {"registrant": "x"}).status_code == 404
+    assert client.post(f"{base}/dance/").status_code == 404
+    client.post(f"{base}/refuse/", {"reason": "Full of members"})
+    pending.refresh_from_db()
+    assert (pending.status, pending.refusal) == ("refused", "Full of members")
+
+
+def test_the_settings_page_opens_sign_ups(client: Client) -> None:
+    event = open_event(capacity=None, registration="closed")
+    client.force_login(member(event.club, Role.ORGANISER))
+    form = client.get(f"/events/{event.id}/settings/").context["form"]
+    data = {k: v for k, v in form.initial.items() if v is not None and k != "tiebreaks"}
+    data.update(
+        {
+            "settings": "1",
+            "registration": "open",
+            "capacity": "16",
+            "registration_closes_at": "2026-11-27T18:00",
+            "date": "2026-11-28",
+            "tiebreaks_wins": "1",
+            "tiebreaks_point_difference": "2",
+        }
+    )
+    data.pop("season", None)
+    client.post(f"/events/{event.id}/settings/", data)
+    event.refresh_from_db()
+    assert (event.registration, event.capacity) == ("open", 16)
+    assert event.registration_closes_at is not None
