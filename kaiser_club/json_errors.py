@@ -1,5 +1,5 @@
 """A refusal answered as JSON outside DRF (the table page's endpoints): the body the API's
-exception handler gives (``kaiser_club.answers.error_json``), with the refusal's status."""
+exception handler gives (``kaiser_club.error_answers.error_json``), with the refusal's status."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from typing import Any
 
 from django.http import HttpRequest, HttpResponse, JsonResponse
 
-from .answers import error_json
+from .error_answers import error_json
 from .errors import KaiserError
 from .sentences import N_
 

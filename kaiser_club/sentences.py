@@ -7,9 +7,9 @@ a job a worker ran hours ago). So it raises a template and its parameters::
 
     raise InvalidInput(N_("Bid %(bid)s is below the minimum of %(minimum)s.", bid=4, minimum=7))
 
-and the answer (``kaiser_club.answers``, the API's exception handler, a page) renders it with
-``render``: the template through ``gettext`` in the language active there, then filled with
-``%``. Named placeholders let a translation put the parameters in its own order.
+and the answer (``kaiser_club.error_answers``, the API's exception handler, a page) renders it
+with ``render``: the template through ``gettext`` in the language active there, then filled
+with ``%``. Named placeholders let a translation put the parameters in its own order.
 
 ``N_`` is the marker ``makemessages`` extracts (``kaiser_club/management/commands/
 makemessages.py`` adds it as a keyword). The pure modules, which import nothing of Django

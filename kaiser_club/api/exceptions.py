@@ -1,13 +1,13 @@
-"""The API's exception handler: the KaiserError family answered as kaiser_club.answers shapes
-JSON (a field's messages under its name, as DRF's own validation errors; the general sentence
-under "detail"), DRF's own errors as DRF makes them."""
+"""The API's exception handler: a refusal of the KaiserError family answered with its status
+and ``kaiser_club.error_answers.error_json`` (the sentence under "detail", its code, a field's
+messages under its name as DRF's own validation errors), DRF's own errors as DRF makes them."""
 
 from typing import Any
 
 from rest_framework.response import Response
 from rest_framework.views import exception_handler
 
-from kaiser_club.answers import error_json
+from kaiser_club.error_answers import error_json
 from kaiser_club.errors import KaiserError
 
 

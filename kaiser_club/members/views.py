@@ -15,7 +15,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from ..actors import Actor
-from ..answers import show_error
+from ..error_answers import show_error
 from ..errors import KaiserError
 from ..models import Club, FormerMembership, Membership, Player
 from ..people import Ambiguity, ChooseRecord, facts_of, parse_choice

@@ -17,7 +17,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from kaiser_club.actors import Actor
-from kaiser_club.answers import error_json, show_error
+from kaiser_club.error_answers import error_json, show_error
 from kaiser_club.errors import KaiserError
 from kaiser_club.models import Player
 

@@ -25,7 +25,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from kaiser_club.actors import Actor
-from kaiser_club.answers import show_error
+from kaiser_club.error_answers import show_error
 from kaiser_club.errors import KaiserError, NotAllowed, NotFound
 from kaiser_club.request_limits import whole_number_text
 from scoring.models import Game

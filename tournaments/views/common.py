@@ -13,7 +13,7 @@ from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect
 
-from kaiser_club.answers import show_error
+from kaiser_club.error_answers import show_error
 from kaiser_club.errors import KaiserError, NotAllowed, NotFound
 
 from ..models import Event

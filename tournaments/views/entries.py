@@ -13,7 +13,7 @@ from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
 from kaiser_club.actors import Actor
-from kaiser_club.answers import show_error
+from kaiser_club.error_answers import show_error
 from kaiser_club.errors import KaiserError
 from kaiser_club.people import ChooseRecord, parse_choice
 from kaiser_club.sentences import N_

@@ -17,7 +17,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from kaiser_club.actors import Actor
-from kaiser_club.answers import show_error
+from kaiser_club.error_answers import show_error
 from kaiser_club.errors import KaiserError
 from kaiser_club.sentences import N_
 from kaiser_club.sentences import render as said_in_words

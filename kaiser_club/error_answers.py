@@ -19,7 +19,8 @@ from .errors import KaiserError
 
 def error_json(exc: KaiserError, *, message: str | None = None) -> dict[str, Any]:
     """The JSON body of a refusal (``message`` replaces the sentence, say in the reader's
-    language); the HTTP status is ``exc.status``."""
+    language); the HTTP status is ``exc.status``. Every JSON door answers a refusal with it:
+    the API's exception handler, and outside DRF ``kaiser_club.json_errors.error_response``."""
     body: dict[str, Any] = {"detail": exc.message if message is None else message}
     body["code"] = exc.code
     body.update(exc.field_errors)
