@@ -1,12 +1,14 @@
-"""The organiser's correction of a past hand, as a page form.
+"""A hand as a page form: the organiser's correction of a past hand, or the next hand entered
+from the paper sheet.
 
 The form shows the hand's fields as choices in the reader's language; the values are read by
-the games API's own serializer (``HandCorrectSerializer``), so the page and
-``PUT /api/games/<id>/hands/<n>/`` parse a correction the same way and hand the same
-``HandEntry`` to the same service (``scoring.services.hand_correct_by``)."""
+the games API's own serializer (``HandEntrySerializer``), so the page and the API parse a hand
+the same way and hand the same ``HandEntry`` to the same service
+(``scoring.services.hand_correct_by``, ``hand_record_by``)."""
 
 from __future__ import annotations
 
+import uuid
 from typing import Any
 
 from django import forms
@@ -15,7 +17,7 @@ from django.utils.translation import gettext_lazy as _
 
 from kaiser_club.request_limits import LARGEST_ID
 
-from .api.serializers import HAND_NUMBER_MAX, HandCorrectSerializer
+from .api.serializers import HAND_NUMBER_MAX, HandEntrySerializer
 from .choices import (
     ContractChoice,
     HandKindChoice,
@@ -25,7 +27,7 @@ from .choices import (
     TeamChoice,
 )
 from .convert import entry_fields, hand_to_entry
-from .models import Hand
+from .models import Game, Hand
 from .rules import HandEntry, KaiserBid, NoTrump, RuleSet
 
 NONE = [("", "—")]
@@ -35,11 +37,11 @@ def _choices(options: Any) -> list[tuple[Any, Any]]:
     return NONE + list(options.choices)
 
 
-class HandCorrectionForm(forms.Form):
+class HandForm(forms.Form):
+    """One hand's fields, as the games API reads them (``HandEntrySerializer``), offering only
+    what the game's rules allow."""
+
     number = forms.IntegerField(widget=forms.HiddenInput, min_value=1, max_value=HAND_NUMBER_MAX)
-    version = forms.IntegerField(
-        widget=forms.HiddenInput, required=False, min_value=1, max_value=LARGEST_ID
-    )
     # Not required where the API is not: it takes a played hand and a trump contract.
     kind = forms.ChoiceField(label=_("Hand"), choices=HandKindChoice.choices, required=False)
     bidder = forms.TypedChoiceField(
@@ -69,21 +71,6 @@ class HandCorrectionForm(forms.Form):
     misdeal_reason = forms.ChoiceField(
         label=_("Misdeal"), choices=_choices(MisdealReasonChoice), required=False
     )
-    rollback = forms.BooleanField(
-        label=_("Roll back the later games if the winner changes"),
-        required=False,
-        help_text=_(
-            "At an event, when the winner has already played on: their later games are undone "
-            "and the bracket goes on from the corrected result."
-        ),
-    )
-    reason = forms.CharField(
-        label=_("Reason for the correction"),
-        max_length=300,
-        required=False,  # the service asks for it, in the same words as through the API
-        help_text=_("Kept in the game's history."),
-    )
-
     entry: HandEntry
 
     def __init__(self, *args: Any, rules: RuleSet | None = None, **kwargs: Any) -> None:
@@ -123,6 +110,45 @@ class HandCorrectionForm(forms.Form):
         kept = [(value, label) for value, label in options.choices if value in values]
         field.choices = (NONE if blank else []) + kept
 
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean() or {}
+        if self.errors:
+            return cleaned
+        body = {
+            name: value
+            for name, value in cleaned.items()
+            if name in HandEntrySerializer().fields and value not in (None, "")
+        }
+        incoming = HandEntrySerializer(data=body)  # the API's reading of the same fields
+        if not incoming.is_valid():
+            for name, problems in incoming.errors.items():
+                self.add_error(name if name in self.fields else None, [str(p) for p in problems])
+            return cleaned
+        self.entry = incoming.to_entry()
+        return cleaned
+
+
+class HandCorrectionForm(HandForm):
+    """The organiser's correction of a past hand, with its reason (``hand_correct_by``)."""
+
+    version = forms.IntegerField(
+        widget=forms.HiddenInput, required=False, min_value=1, max_value=LARGEST_ID
+    )
+    rollback = forms.BooleanField(
+        label=_("Roll back the later games if the winner changes"),
+        required=False,
+        help_text=_(
+            "At an event, when the winner has already played on: their later games are undone "
+            "and the bracket goes on from the corrected result."
+        ),
+    )
+    reason = forms.CharField(
+        label=_("Reason for the correction"),
+        max_length=300,
+        required=False,  # the service asks for it, in the same words as through the API
+        help_text=_("Kept in the game's history."),
+    )
+
     @classmethod
     def for_hand(
         cls, hand: Hand, *, version: int, rules: RuleSet | None = None
@@ -132,19 +158,13 @@ class HandCorrectionForm(forms.Form):
         fields.pop("completed_at", None)
         return cls(initial={**fields, "number": hand.number, "version": version}, rules=rules)
 
-    def clean(self) -> dict[str, Any]:
-        cleaned = super().clean() or {}
-        if self.errors:
-            return cleaned
-        body = {
-            name: value
-            for name, value in cleaned.items()
-            if name not in ("number", "version") and value not in (None, "")
-        }
-        incoming = HandCorrectSerializer(data=body)  # the API's reading of the same fields
-        if not incoming.is_valid():
-            for name, problems in incoming.errors.items():
-                self.add_error(name if name in self.fields else None, [str(p) for p in problems])
-            return cleaned
-        self.entry = incoming.to_entry()
-        return cleaned
+
+class PaperHandForm(HandForm):
+    """The next hand of a game its table cannot enter, from the paper sheet
+    (``hand_record_by``): the id it was entered with makes sending it twice harmless."""
+
+    client_id = forms.UUIDField(widget=forms.HiddenInput)
+
+    @classmethod
+    def next_of(cls, game: Game, *, rules: RuleSet | None = None) -> PaperHandForm:
+        return cls(initial={"number": game.hand_count + 1, "client_id": uuid.uuid4()}, rules=rules)

@@ -22,9 +22,11 @@ from kaiser_club.errors import KaiserError
 from kaiser_club.sentences import N_
 from kaiser_club.sentences import render as said_in_words
 from scoring import services as scoring_services
+from scoring.choices import GameStatus
 from scoring.convert import game_rules
-from scoring.forms import HandCorrectionForm
+from scoring.forms import HandCorrectionForm, PaperHandForm
 from scoring.models import Hand
+from scoring.services import verification
 
 from .. import services
 from ..clock_words import has_clock
@@ -42,7 +44,7 @@ from ..permissions import EventAction, may_on_event
 from ..round_state import round_state
 from ..selectors import pairing_in, pairings_of, round_in, rounds_of, still_playing
 from ..services import actions, corrections
-from ..table.present import hand_row
+from ..table.present import hand_row, preview_context
 from .common import act, back, event_page
 
 # --- a round ----------------------------------------------------------------------------------
@@ -255,6 +257,7 @@ def _pairing_page(
         if pairing.match_number and "rollback" in request.GET
         else None,
         **_correction_context(request, pairing),
+        **_paper_context(pairing),
         **bound,
     }
     return render(request, "tournaments/pairing_detail.html", context, status=status)
@@ -458,6 +461,53 @@ def _rollback(request: HttpRequest, event: Event, pairing: Pairing) -> HttpRespo
     )
 
 
+# --- a game entered from its paper sheet, when its table cannot: the table's own service -------
+
+
+def _paper_context(pairing: Pairing) -> dict[str, Any]:
+    """The next hand's form while the game is played."""
+    game = pairing.game
+    if game is None or game.status != GameStatus.IN_PROGRESS:
+        return {}
+    return {"paper_form": PaperHandForm.next_of(game, rules=game_rules(game))}
+
+
+def _paper_hand(request: HttpRequest, event: Event, pairing: Pairing) -> HttpResponse:
+    """Previews the next hand ("preview" in the form) or records it, as the table would
+    (``hand_record_by``: the organiser's hand counts at once)."""
+    if pairing.game is None:
+        raise Http404(N_("This game has no hands."))
+    game = pairing.game
+    form = PaperHandForm(request.POST, rules=game_rules(game))
+
+    def page(status: int, **more: Any) -> HttpResponse:
+        return _pairing_page(request, event, pairing, status=status, paper_form=form, **more)
+
+    if "preview" in request.POST:
+        if not form.is_valid():
+            return page(400)
+        try:
+            before, after = verification.hand_preview(game=game, entry=form.entry)
+        except KaiserError as exc:
+            show_error(request, exc, form=form)
+            return page(exc.status)
+        return page(200, paper_preview=preview_context(before, after))
+    return act(
+        request,
+        lambda data: scoring_services.hand_record_by(
+            actor=Actor.of(request.user),
+            game=game,
+            entry=form.entry,
+            client_id=data["client_id"],
+            number=data["number"],
+        ),
+        done=lambda _: gettext("Hand %(n)s recorded.") % {"n": form.cleaned_data["number"]},
+        back_to=back(event, "tournaments:pairing", pairing_id=pairing.id),
+        form=form,
+        again=page,
+    )
+
+
 # The page's buttons: /events/<id>/games/<pairing id>/<action>/. The API's "late" and "clock"
 # take the same arguments from their body (late: true or false; action and minutes).
 PAIRING_ACTIONS: dict[str, PairingAction] = {
@@ -473,6 +523,7 @@ PAIRING_ACTIONS: dict[str, PairingAction] = {
     "add": _clock_add,
     "rollback": _rollback,
     "correct-hand": _correct_hand,
+    "paper-hand": _paper_hand,
 }
 
 
