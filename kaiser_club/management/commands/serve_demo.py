@@ -125,6 +125,10 @@ class Command(BaseCommand):
                 "beside it: the clock sweep every few seconds, PDFs off the request. Ctrl-C "
                 "stops all three."
             )
+            if settings.EMAIL_BACKEND.endswith("filebased.EmailBackend"):
+                self.stdout.write(
+                    f"Players' e-mails are written as files in {settings.EMAIL_FILE_PATH}."
+                )
             while True:
                 for name, process in running.items():
                     if process.poll() is not None:
