@@ -1,14 +1,15 @@
 """Pairing and bracket algorithms on plain objects: pure Python, no Django import.
 
 One module per format: ``round_robin``, ``swiss`` (its cost in ``swiss_cost``),
-``single_elimination``, ``double_elimination``, ``pools``, ``progressive``; ``bracket`` and
-``advance`` are the elimination formats' shared structure and its moves; ``matching`` is
-the one door to networkx. Inputs and outputs are the frozen dataclasses of ``model``.
+``single_elimination``, ``double_elimination``, ``pools``, ``progressive``; ``knockout`` is the
+bracket that ends a staged event; ``bracket`` and ``advance`` are the elimination formats'
+shared structure and its moves; ``matching`` is the one door to networkx. Inputs and outputs are the frozen dataclasses of ``model``.
 """
 
 from .advance import Advancement, SlotFill, advance, affected_matches, initial_fills
 from .bracket import Bracket, LoserOf, Match, Seeded, Side, SlotRef, Source, Stage, WinnerOf
 from .double_elimination import double_elimination
+from .knockout import knockout, qualifiers
 from .model import (
     Bye,
     Entrant,
@@ -57,11 +58,13 @@ __all__ = [
     "bracket_positions",
     "double_elimination",
     "initial_fills",
+    "knockout",
     "knockout_seeds",
     "pair_cost",
     "pool_rounds",
     "pools_knockout",
     "progressive_round",
+    "qualifiers",
     "round_robin_schedule",
     "seed_order",
     "seeding_order",

@@ -19,10 +19,11 @@ from dataclasses import dataclass
 from itertools import combinations, product
 
 from .bracket import Bracket
+from .knockout import knockout
 from .matching import perfect_matching
 from .model import N_, Entrant, PairingError, Round, check_unique_ids, seed_order
 from .round_robin import round_robin_schedule
-from .single_elimination import draw_size, seeding_order, single_elimination
+from .single_elimination import draw_size, seeding_order
 
 
 @dataclass(frozen=True, slots=True)
@@ -215,12 +216,10 @@ def knockout_seeds(finishing: Sequence[Sequence[int]], *, qualifiers: int) -> li
 def pools_knockout(
     finishing: Sequence[Sequence[int]], *, qualifiers: int, third_place: bool = False
 ) -> Bracket:
-    """The knockout between the first ``qualifiers`` teams of each pool (see module doc)."""
+    """The single-elimination knockout between the first ``qualifiers`` teams of each pool
+    (see module doc)."""
     seeds = knockout_seeds(finishing, qualifiers=qualifiers)
-    return single_elimination(
-        [Entrant(team, seed=seed) for seed, team in enumerate(seeds, start=1)],
-        third_place=third_place,
-    )
+    return knockout(seeds, double=False, third_place=third_place)
 
 
 def _crossing(pool: int, pools: int) -> int:
