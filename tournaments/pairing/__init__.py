@@ -3,7 +3,8 @@
 One module per format: ``round_robin``, ``swiss`` (its cost in ``swiss_cost``),
 ``single_elimination``, ``double_elimination``, ``pools``, ``progressive``; ``knockout`` is the
 bracket that ends a staged event; ``bracket`` and ``advance`` are the elimination formats'
-shared structure and its moves; ``matching`` is the one door to networkx. Inputs and outputs are the frozen dataclasses of ``model``.
+shared structure and its moves; ``matching`` is the one door to networkx. Inputs and outputs
+are the frozen dataclasses of ``model``.
 """
 
 from .advance import Advancement, SlotFill, advance, affected_matches, initial_fills
