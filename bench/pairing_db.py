@@ -75,7 +75,7 @@ from django.db import connection, transaction  # noqa: E402
 from kaiser_club.models import Club, Player  # noqa: E402
 from scoring import services as scoring  # noqa: E402
 from scoring.models import Game, Team  # noqa: E402
-from scoring.rules import Team as Side  # noqa: E402
+from scoring.rules import Side  # noqa: E402
 from tournaments import services  # noqa: E402
 from tournaments.models import Entry, Event, Pairing, Round  # noqa: E402
 from tournaments.pairing import double_elimination, swiss_round  # noqa: E402

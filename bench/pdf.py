@@ -76,8 +76,7 @@ from weasyprint import HTML  # noqa: E402
 
 from kaiser_club.models import Club, Player  # noqa: E402
 from scoring import services as scoring  # noqa: E402
-from scoring.rules import Contract, HandEntry, Seat, Suit  # noqa: E402
-from scoring.rules import Team as Side  # noqa: E402
+from scoring.rules import Contract, HandEntry, Seat, Side, Suit  # noqa: E402
 from tournaments import services  # noqa: E402
 from tournaments.choices import JobStatus, ResultKind  # noqa: E402
 from tournaments.models import Entry, Event, Pairing, ReportJob, Round  # noqa: E402

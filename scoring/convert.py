@@ -19,14 +19,14 @@ from .rules import (
     PerTeam,
     RuleSet,
     Seat,
+    Side,
     Suit,
-    Team,
     resume,
 )
 
 
-def _team(value: str) -> Team | None:
-    return Team(value) if value else None
+def _team(value: str) -> Side | None:
+    return Side(value) if value else None
 
 
 def hand_to_entry(hand: Hand) -> HandEntry:
@@ -107,8 +107,8 @@ def state_fields(state: GameState) -> dict[str, Any]:
         "dealer": int(state.dealer),
         "target": state.target,
         "bid_out_line": state.bid_out_line,
-        "ns_bid_out": Team.NS in state.bid_out,
-        "ew_bid_out": Team.EW in state.bid_out,
+        "ns_bid_out": Side.NS in state.bid_out,
+        "ew_bid_out": Side.EW in state.bid_out,
         "hand_count": state.hand_count,
         "kept_after_time": state.any_after_time,
         "kept_played_after_time": state.played_after_time,

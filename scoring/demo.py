@@ -13,8 +13,7 @@ from kaiser_club.models import Club, Player
 
 from . import services
 from .models import Game, Team
-from .rules import Contract, HandEntry, Seat, Suit
-from .rules import Team as Side
+from .rules import Contract, HandEntry, Seat, Side, Suit
 
 NS, EW = Side.NS, Side.EW
 

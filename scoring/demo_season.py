@@ -16,8 +16,7 @@ from kaiser_club.models import Club, Player
 from . import services
 from .choices import GameStatus
 from .models import Game, Team
-from .rules import Contract, HandEntry, Seat, Suit
-from .rules import Team as Side
+from .rules import Contract, HandEntry, Seat, Side, Suit
 
 SEASON_NIGHTS = 6
 MAX_HANDS = 60

@@ -40,8 +40,7 @@ from kaiser_club.roles import Role
 from scoring import services as scoring
 from scoring.api.serializers import HandEntrySerializer
 from scoring.models import Game, GameChange, Hand, Team
-from scoring.rules import Seat
-from scoring.rules import Team as Side
+from scoring.rules import Seat, Side
 from scoring.services import play, verification
 from tests.factories import member
 from tests.scoring.hands import EW, NS, E, N, make_club, played

@@ -20,7 +20,7 @@ from kaiser_club.errors import KaiserError
 from scoring import services as scoring
 from scoring.convert import state_fields
 from scoring.models import Game
-from scoring.rules import Team
+from scoring.rules import Side
 from scoring.services.state import current_state
 from tests.tournaments.helpers import generate, make_event, winning_hand
 from tournaments import services
@@ -34,7 +34,7 @@ STEPS = st.lists(
     st.tuples(
         st.sampled_from(["hand", "hand", "hand", "hand", "rollback", "correct", "import"]),
         st.integers(min_value=0, max_value=20),  # which game (among those it can apply to)
-        st.sampled_from([Team.NS, Team.EW]),
+        st.sampled_from([Side.NS, Side.EW]),
     ),
     min_size=1,
     max_size=10,
@@ -49,7 +49,7 @@ def _games(event: Event, **where: object) -> list[Pairing]:
     )
 
 
-def _apply(event: Event, step: str, which: int, side: Team) -> Event:
+def _apply(event: Event, step: str, which: int, side: Side) -> Event:
     if step == "hand":
         open_games = _games(event, game__status="in_progress")
         if open_games:
@@ -109,13 +109,13 @@ def _check(client: Client, event: Event, context: object) -> None:
 )
 @given(steps=STEPS)
 @example(  # a win carried on, rolled back, corrected, won again, then the event imported
-    steps=[("hand", 0, Team.NS)] * 3
-    + [("rollback", 0, Team.NS), ("correct", 0, Team.NS)]
-    + [("hand", 0, Team.EW)] * 3
-    + [("import", 0, Team.NS)]
+    steps=[("hand", 0, Side.NS)] * 3
+    + [("rollback", 0, Side.NS), ("correct", 0, Side.NS)]
+    + [("hand", 0, Side.EW)] * 3
+    + [("import", 0, Side.NS)]
 )
 def test_a_bracket_s_kept_states_and_stored_pages_equal_a_recomputation(
-    steps: list[tuple[str, int, Team]],
+    steps: list[tuple[str, int, Side]],
 ) -> None:
     event = make_event(teams=4, format="double_elimination")
     generate(event)

@@ -26,8 +26,7 @@ from kaiser_club.errors import KaiserError
 from scoring import services
 from scoring.convert import state_fields
 from scoring.models import Game, Hand
-from scoring.rules import Seat
-from scoring.rules import Team as Side
+from scoring.rules import Seat, Side
 from scoring.services.hands import hand_record
 from scoring.services.state import current_state
 from scoring.services.verification import hand_confirm

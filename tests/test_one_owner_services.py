@@ -23,7 +23,7 @@ from kaiser_club.models import Club, Invitation, Membership, Player
 from kaiser_club.roles import Role
 from scoring import services as scoring
 from scoring.models import Game
-from scoring.rules import Team as Side
+from scoring.rules import Side
 from tests.factories import ClubFactory, PlayerFactory, member, start_game
 from tests.two_clubs import changes, snapshot
 from tournaments.models import Event, GenerationJob, ReportJob

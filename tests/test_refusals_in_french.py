@@ -18,7 +18,7 @@ from kaiser_club.errors import InvalidInput
 from kaiser_club.roles import Role
 from kaiser_club.sentences import render
 from scoring import services as scoring
-from scoring.rules import Team as Side
+from scoring.rules import Side
 from tests.factories import member
 from tests.table.helpers import make_table, opened
 from tests.table.test_access import hand_body, post

@@ -17,8 +17,7 @@ NIGHT_NAME = "Tuesday club night"
 
 def _hand(winner: str, turn: int):  # type: ignore[no-untyped-def]
     """A plausible made bid for ``winner`` ("ns" or "ew"): 9 in a suit, 7 tricks and the 5♥."""
-    from scoring.rules import Contract, HandEntry, HandKind, Seat, Suit
-    from scoring.rules import Team as Side
+    from scoring.rules import Contract, HandEntry, HandKind, Seat, Side, Suit
 
     side = Side(winner)
     seats = (Seat.NORTH, Seat.SOUTH) if side is Side.NS else (Seat.EAST, Seat.WEST)

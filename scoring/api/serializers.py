@@ -25,8 +25,7 @@ from ..choices import (
 )
 from ..models import Game, GameChange, Hand, Team
 from ..results import ADJUSTED, game_result
-from ..rules import Contract, HandEntry, HandKind, MisdealReason, Seat, Suit
-from ..rules import Team as Side
+from ..rules import Contract, HandEntry, HandKind, MisdealReason, Seat, Side, Suit
 from .seen import team_id_field
 
 HAND_NUMBER_MAX = 32767  # Hand.number is a PositiveSmallIntegerField

@@ -26,8 +26,7 @@ from .. import services
 from ..errors import StaleGame
 from ..models import Game, Team
 from ..permissions import GameAction, may_on_game
-from ..rules import PRESETS, Seat
-from ..rules import Team as Side
+from ..rules import PRESETS, Seat, Side
 from ..selectors import (
     game_for_actor,
     game_history,

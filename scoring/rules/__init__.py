@@ -38,8 +38,8 @@ from scoring.rules.types import (
     HandKind,
     MisdealReason,
     Seat,
+    Side,
     Suit,
-    Team,
 )
 from scoring.rules.validation import validate_hand
 
@@ -66,9 +66,9 @@ __all__ = [
     "RuleSetInvalid",
     "RulesError",
     "Seat",
+    "Side",
     "StealTheFive",
     "Suit",
-    "Team",
     "Term",
     "UnknownPreset",
     "apply_hand",

@@ -16,7 +16,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING
 
 from scoring.rules.results import Ending, HandResult
-from scoring.rules.types import EndReason, HandEntry, HandKind, Team
+from scoring.rules.types import EndReason, HandEntry, HandKind, Side
 
 if TYPE_CHECKING:
     from scoring.rules.game import GameState
@@ -38,7 +38,7 @@ def end_on_time(result: HandResult) -> Ending | None:
         return None
     if result.scores.ns == result.scores.ew:
         return None
-    return (Team.NS if result.scores.ns > result.scores.ew else Team.EW, EndReason.TIME)
+    return (Side.NS if result.scores.ns > result.scores.ew else Side.EW, EndReason.TIME)
 
 
 def awaiting_hand_in_play(called: datetime | None, hands: Iterable[HandResult], over: bool) -> bool:

@@ -34,7 +34,7 @@ from scoring.rules.refusals import HandRefused, RuleSetInvalid
 from scoring.rules.results import HandResult, PerTeam
 from scoring.rules.ruleset import MisdealRedeal, RuleSet
 from scoring.rules.scoring import score_hand
-from scoring.rules.types import EndReason, HandEntry, HandKind, Seat, Team
+from scoring.rules.types import EndReason, HandEntry, HandKind, Seat, Side
 from scoring.rules.validation import game_refusals, validate_hand
 
 __all__ = [
@@ -62,9 +62,9 @@ class GameState:
     dealer: Seat
     target: int
     bid_out_line: int | None
-    bid_out: frozenset[Team]
+    bid_out: frozenset[Side]
     over: bool
-    winner: Team | None
+    winner: Side | None
     end_reason: EndReason | None
     time_called_at: datetime | None
     awaiting_hand_in_play: bool
@@ -96,10 +96,10 @@ class GameState:
         )
 
 
-def _bid_out(scores: PerTeam, line: int | None) -> frozenset[Team]:
+def _bid_out(scores: PerTeam, line: int | None) -> frozenset[Side]:
     if line is None:
         return frozenset()
-    return frozenset(team for team in Team if scores[team] >= line)
+    return frozenset(team for team in Side if scores[team] >= line)
 
 
 def new_game(rules: RuleSet, first_dealer: Seat) -> GameState:
@@ -172,7 +172,7 @@ def resume(
     target: int,
     bid_out_line: int | None,
     over: bool,
-    winner: Team | None,
+    winner: Side | None,
     end_reason: EndReason | None,
     time_called_at: datetime | None,
     after_time: bool,
@@ -208,7 +208,7 @@ def replay(
     entries: Iterable[HandEntry],
     *,
     time_called_at: datetime | None = None,
-    forfeited_by: Team | None = None,
+    forfeited_by: Side | None = None,
 ) -> GameState:
     """The game these entries make, time called and forfeit included; deterministic."""
     state = new_game(rules, first_dealer)
@@ -237,7 +237,7 @@ def call_time(state: GameState, at: datetime) -> GameState:
     )
 
 
-def forfeit(state: GameState, team: Team) -> GameState:
+def forfeit(state: GameState, team: Side) -> GameState:
     """``team`` forfeits: the other team wins (``EndReason.FORFEIT``)."""
     refusals = game_refusals(state)
     if refusals:

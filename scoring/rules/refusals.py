@@ -20,10 +20,10 @@ from dataclasses import field as dataclass_field
 from types import MappingProxyType
 
 from scoring.rules.terms import N_, Term
-from scoring.rules.types import Contract, MisdealReason, Seat, Team
+from scoring.rules.types import Contract, MisdealReason, Seat, Side
 
-TEAM_NAMES: Mapping[Team, Term] = MappingProxyType(
-    {Team.NS: Term(N_("North–South")), Team.EW: Term(N_("East–West"))}
+TEAM_NAMES: Mapping[Side, Term] = MappingProxyType(
+    {Side.NS: Term(N_("North–South")), Side.EW: Term(N_("East–West"))}
 )
 SEAT_NAMES: Mapping[Seat, Term] = MappingProxyType(
     {

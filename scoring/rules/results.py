@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from scoring.rules.types import EndReason, HandEntry, Seat, Team
+from scoring.rules.types import EndReason, HandEntry, Seat, Side
 
-Ending = tuple[Team, EndReason]  # who won a game, and why
+Ending = tuple[Side, EndReason]  # who won a game, and why
 
 
 @dataclass(frozen=True)
@@ -16,11 +16,11 @@ class PerTeam:
     ns: int = 0
     ew: int = 0
 
-    def __getitem__(self, team: Team) -> int:
-        return self.ns if team is Team.NS else self.ew
+    def __getitem__(self, team: Side) -> int:
+        return self.ns if team is Side.NS else self.ew
 
-    def with_(self, team: Team, value: int) -> PerTeam:
-        return PerTeam(value, self.ew) if team is Team.NS else PerTeam(self.ns, value)
+    def with_(self, team: Side, value: int) -> PerTeam:
+        return PerTeam(value, self.ew) if team is Side.NS else PerTeam(self.ns, value)
 
     def __add__(self, other: PerTeam) -> PerTeam:
         return PerTeam(self.ns + other.ns, self.ew + other.ew)
@@ -41,11 +41,11 @@ class HandResult:
     number: int
     dealer: Seat
     entry: HandEntry
-    bidding_team: Team | None
+    bidding_team: Side | None
     points: PerTeam
     made: bool | None
     changes: PerTeam
     scores: PerTeam
-    bid_out: frozenset[Team]
+    bid_out: frozenset[Side]
     target: int
     after_time: bool = False

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING
 from scoring.rules.clock import is_after_time
 from scoring.rules.results import HandResult, PerTeam
 from scoring.rules.ruleset import KaiserBid, RuleSet, StealTheFive
-from scoring.rules.types import Contract, HandEntry, HandKind, Team
+from scoring.rules.types import Contract, HandEntry, HandKind, Side
 
 if TYPE_CHECKING:
     from scoring.rules.game import GameState
@@ -86,7 +86,7 @@ def bidding_change(rules: RuleSet, entry: HandEntry, bidding_points: int, made: 
     return factor * (bid if rules.no_overtricks else bidding_points)
 
 
-def stole_the_five(rules: RuleSet, entry: HandEntry, defenders: Team, bid_out: bool) -> bool:
+def stole_the_five(rules: RuleSet, entry: HandEntry, defenders: Side, bid_out: bool) -> bool:
     """A bid-out defending team took the 5♥ where steal-the-five is on."""
     return (
         bid_out and rules.steal_the_five is not StealTheFive.OFF and entry.five_hearts is defenders
@@ -94,7 +94,7 @@ def stole_the_five(rules: RuleSet, entry: HandEntry, defenders: Team, bid_out: b
 
 
 def defending_change(
-    rules: RuleSet, entry: HandEntry, defenders: Team, points: int, bid_out: bool
+    rules: RuleSet, entry: HandEntry, defenders: Side, points: int, bid_out: bool
 ) -> int:
     """What the defenders add: their points, except positive points while bid out."""
     if bid_out and points > 0 and not stole_the_five(rules, entry, defenders, bid_out):

@@ -1,4 +1,4 @@
-"""The vocabulary of the rules engine: seats, teams, suits, what a scorekeeper enters.
+"""The vocabulary of the rules engine: seats, sides, suits, what a scorekeeper enters.
 
 Pure Python: nothing here imports Django. These types are the contract between the rules
 engine and the Django side (models store them; services pass them in).
@@ -11,15 +11,15 @@ from datetime import datetime
 from enum import IntEnum, StrEnum
 
 
-class Team(StrEnum):
-    """A partnership: North-South or East-West."""
+class Side(StrEnum):
+    """A side of the table: North-South or East-West (the partnership seated there)."""
 
     NS = "ns"
     EW = "ew"
 
     @property
-    def other(self) -> Team:
-        return Team.EW if self is Team.NS else Team.NS
+    def other(self) -> Side:
+        return Side.EW if self is Side.NS else Side.NS
 
 
 class Seat(IntEnum):
@@ -31,8 +31,8 @@ class Seat(IntEnum):
     WEST = 3
 
     @property
-    def team(self) -> Team:
-        return Team.NS if self in (Seat.NORTH, Seat.SOUTH) else Team.EW
+    def team(self) -> Side:
+        return Side.NS if self in (Seat.NORTH, Seat.SOUTH) else Side.EW
 
     @property
     def left(self) -> Seat:
@@ -97,8 +97,8 @@ class HandEntry:
     trump: Suit | None = None
     forced: bool = False
     bidding_team_tricks: int | None = None
-    five_hearts: Team | None = None
-    three_spades: Team | None = None
+    five_hearts: Side | None = None
+    three_spades: Side | None = None
     bidder_tricks: int | None = None
     misdeal_reason: MisdealReason | None = None
     completed_at: datetime | None = None

@@ -25,7 +25,7 @@ from scoring.rules.refusals import (
     Refusal,
 )
 from scoring.rules.ruleset import KaiserBid, NoTrump, RuleSet
-from scoring.rules.types import Contract, EndReason, HandEntry, HandKind, Seat, Team
+from scoring.rules.types import Contract, EndReason, HandEntry, HandKind, Seat, Side
 
 if TYPE_CHECKING:
     from scoring.rules.game import GameState
@@ -161,7 +161,7 @@ def _trick_problems(rules: RuleSet, entry: HandEntry) -> list[Refusal]:
 
 
 def _holder_problems(
-    name: str, holder: Team, card: str, bidders: Team, tricks: int
+    name: str, holder: Side, card: str, bidders: Side, tricks: int
 ) -> list[Refusal]:
     """A team with no tricks holds neither card (so a team with all eight holds both)."""
     holder_tricks = tricks if holder is bidders else 8 - tricks

@@ -22,8 +22,16 @@ from ..choices import GameStatus, HandAction, HandStatus
 from ..convert import hand_to_entry
 from ..errors import HandNotAccepted
 from ..models import Game, Hand, Team
-from ..rules import HandRefused, RuleSet, RuleSetInvalid, Seat, UnknownPreset, new_game, preset
-from ..rules import Team as Side
+from ..rules import (
+    HandRefused,
+    RuleSet,
+    RuleSetInvalid,
+    Seat,
+    Side,
+    UnknownPreset,
+    new_game,
+    preset,
+)
 from ..scope import require_club_team
 from .state import (
     audit,

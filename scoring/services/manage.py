@@ -8,7 +8,7 @@ from kaiser_club.refusals import role_refused
 
 from ..models import Game
 from ..permissions import GameAction
-from ..rules import Team as Side
+from ..rules import Side
 from . import clock, games
 
 

@@ -27,7 +27,7 @@ from ..convert import (
     state_fields,
 )
 from ..models import Game, GameChange, Hand
-from ..rules import GameState, HandEntry, HandRefused, Seat, Team, replay
+from ..rules import GameState, HandEntry, HandRefused, Seat, Side, replay
 from ..signals import game_changed, game_finished, game_result_changing
 
 
@@ -56,7 +56,7 @@ def replay_entries(game: Game, entries: Iterable[HandEntry]) -> GameState:
         Seat(game.first_dealer),
         entries,
         time_called_at=game.time_called_at,
-        forfeited_by=Team(game.forfeited_by) if game.forfeited_by else None,
+        forfeited_by=Side(game.forfeited_by) if game.forfeited_by else None,
     )
 
 

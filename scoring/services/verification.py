@@ -25,8 +25,7 @@ from ..choices import GameStatus, HandAction, HandStatus
 from ..convert import hand_to_entry, result_fields
 from ..errors import HandNotAccepted
 from ..models import Game, GameChange, Hand
-from ..rules import GameState, HandEntry, HandRefused, Seat, call_time
-from ..rules import Team as Side
+from ..rules import GameState, HandEntry, HandRefused, Seat, Side, call_time
 from .hand_time import hand_played_at
 from .hands import Recorded, apply_hand_checked
 from .moved_on import at_game_shown

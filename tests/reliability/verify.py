@@ -21,8 +21,8 @@ from scoring.rules import (
     MisdealReason,
     RuleSet,
     Seat,
+    Side,
     Suit,
-    Team,
     replay,
 )
 
@@ -59,8 +59,8 @@ def doubled_client_ids(database_url: str, game_ids: Iterable[int]) -> list[tuple
     return [(int(g), str(c), int(n)) for g, c, n in rows]
 
 
-def _team(value: str) -> Team | None:
-    return Team(value) if value else None
+def _team(value: str) -> Side | None:
+    return Side(value) if value else None
 
 
 def row_entry(hand: Mapping[str, Any]) -> HandEntry:

@@ -11,8 +11,7 @@ from django.contrib.auth.models import User
 from kaiser_club.models import Club, Player
 from scoring import services
 from scoring.models import Game, Team
-from scoring.rules import Contract, HandEntry, HandKind, MisdealReason, Seat, Suit
-from scoring.rules import Team as Side
+from scoring.rules import Contract, HandEntry, HandKind, MisdealReason, Seat, Side, Suit
 from tests.factories import ClubFactory, PlayerFactory, TeamFactory, UserFactory
 
 NS, EW = Side.NS, Side.EW

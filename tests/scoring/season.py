@@ -38,8 +38,7 @@ from dataclasses import dataclass
 from kaiser_club.models import Club, Player
 from scoring import services
 from scoring.models import Game, Team
-from scoring.rules import Contract, HandEntry, Seat, Suit
-from scoring.rules import Team as Side
+from scoring.rules import Contract, HandEntry, Seat, Side, Suit
 from tests.factories import ClubFactory
 
 N, E, S, W = Seat.NORTH, Seat.EAST, Seat.SOUTH, Seat.WEST

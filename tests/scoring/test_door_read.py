@@ -21,7 +21,7 @@ from scoring.door_read import game_as_read_by_a_door
 from scoring.gates import Step, gate_reads, gate_related, rule_for
 from scoring.models import Game
 from scoring.results import game_result, result_reads, result_related
-from scoring.rules import Team as Side
+from scoring.rules import Side
 from scoring.selectors import (
     GAME_TEAMS,
     door_reads,

@@ -24,8 +24,7 @@ from kaiser_club.errors import KaiserError
 from kaiser_club.roles import Role
 from scoring import services
 from scoring.models import Game, Hand
-from scoring.rules import Seat
-from scoring.rules import Team as Side
+from scoring.rules import Seat, Side
 from tests.factories import member, start_game
 from tests.scoring.hands import played
 from tests.table.helpers import make_table, opened

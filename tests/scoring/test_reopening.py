@@ -17,7 +17,7 @@ from kaiser_club.roles import Role
 from scoring import services
 from scoring.models import Game, GameChange
 from scoring.ratings import current_ratings, forget_ratings
-from scoring.rules import Team as Side
+from scoring.rules import Side
 from scoring.services.reopening import REOPEN_WINDOW
 from scoring.services.verification import game_acknowledge
 from tests.factories import member, start_game

@@ -16,8 +16,7 @@ from kaiser_club.models import Player
 from scoring import services
 from scoring.demo_season import random_hand
 from scoring.models import Game, Hand, Team
-from scoring.rules import Seat
-from scoring.rules import Team as Side
+from scoring.rules import Seat, Side
 from scoring.stats import player_stats
 from tests.scoring.season import new_club
 

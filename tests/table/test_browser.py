@@ -26,8 +26,7 @@ if os.environ.get("CI") != "true":  # in CI a missing Playwright fails the run (
 from playwright.sync_api import expect
 
 from scoring.models import Game, Hand
-from scoring.rules import Contract, Suit
-from scoring.rules import Team as Side
+from scoring.rules import Contract, Side, Suit
 from tests.scoring.hands import EW, NS, E, N, S, W, played, record
 from tests.table.helpers import add_table, make_event, make_table
 from tests.table.network import HallNetwork

@@ -16,8 +16,7 @@ from django.utils import timezone
 from kaiser_club.roles import Role
 from scoring import services
 from scoring.models import Game, Hand
-from scoring.rules import Contract, Seat
-from scoring.rules import Team as Side
+from scoring.rules import Contract, Seat, Side
 from scoring.services import verification
 from tests.factories import member
 from tests.scoring.hands import EW, NS, E, N, S, filler, played, record

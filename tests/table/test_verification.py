@@ -16,7 +16,7 @@ from kaiser_club.errors import InvalidInput, NotFound
 from scoring import services
 from scoring.errors import HandAwaitingConfirmation, HandNotAccepted
 from scoring.models import GameChange, Hand
-from scoring.rules import Team as Side
+from scoring.rules import Side
 from scoring.selectors import game_with_hands
 from scoring.services import verification
 from tests.factories import start_game

@@ -9,7 +9,7 @@ from typing import Any, cast
 from kaiser_club.models import Club, Player
 from scoring import services as scoring
 from scoring.models import Game
-from scoring.rules import Contract, HandEntry, HandKind, Seat, Team
+from scoring.rules import Contract, HandEntry, HandKind, Seat, Side
 from tests.factories import ClubFactory, PlayerFactory
 from tournaments import services
 from tournaments.models import Entry, Event, Pairing
@@ -75,11 +75,11 @@ def generate(event: Event) -> Any:
     return job
 
 
-def winning_hand(side: Team, number: int = 0) -> HandEntry:
+def winning_hand(side: Side, number: int = 0) -> HandEntry:
     """10 no-trump bid and made with every trick: +20 for ``side``. Three of them win a game."""
     return HandEntry(
         kind=HandKind.PLAYED,
-        bidder=Seat.NORTH if side is Team.NS else Seat.EAST,
+        bidder=Seat.NORTH if side is Side.NS else Seat.EAST,
         bid=10,
         contract=Contract.NO_TRUMP,
         bidding_team_tricks=8,
@@ -88,7 +88,7 @@ def winning_hand(side: Team, number: int = 0) -> HandEntry:
     )
 
 
-def win_game(game: Game | int | None, side: Team = Team.NS, *, hands: int = 3) -> Game:
+def win_game(game: Game | int | None, side: Side = Side.NS, *, hands: int = 3) -> Game:
     """Records hands until ``side`` wins (on commit the events app carries the result on)."""
     from django.test import TestCase
 
@@ -103,7 +103,7 @@ def win_game(game: Game | int | None, side: Team = Team.NS, *, hands: int = 3) -
 def win_for(pairing: Pairing, entry: Entry | None) -> Game:
     """``entry`` wins the pairing's game."""
     assert pairing.game_id is not None and entry is not None
-    side = Team.NS if pairing.home_id == entry.id else Team.EW
+    side = Side.NS if pairing.home_id == entry.id else Side.EW
     return win_game(pairing.game_id, side)
 
 

@@ -11,7 +11,7 @@ from kaiser_club.models import Club, Membership, Player
 from kaiser_club.people import ChooseRecord
 from kaiser_club.roles import Role
 from scoring.ratings import current_ratings
-from scoring.rules import Team as Side
+from scoring.rules import Side
 from scoring.stats import player_stats
 from tests.factories import member
 from tournaments import services

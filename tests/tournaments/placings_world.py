@@ -21,7 +21,7 @@ from django.test import Client, TestCase, override_settings
 
 from kaiser_club.errors import Conflict
 from kaiser_club.roles import Role
-from scoring.rules import Team as Side
+from scoring.rules import Side
 from tests.factories import member
 from tournaments import services
 from tournaments.choices import EntryStatus, EventStatus, ResultKind

@@ -14,7 +14,7 @@ from .helpers import player, winning_hand
 
 
 def event_ids(world: Any) -> dict[str, Any]:
-    from scoring.rules import Team
+    from scoring.rules import Side
 
     season = services.season_create(club=world.club, name="2026–27")
     event = services.event_create(
@@ -33,7 +33,7 @@ def event_ids(world: Any) -> dict[str, Any]:
     pairing = Pairing.objects.filter(event=event).order_by("table__number").first()
     assert pairing is not None and pairing.game_id is not None
     scoring.hand_record(
-        game_id=pairing.game_id, entry=winning_hand(Team.NS), client_id=uuid.uuid4()
+        game_id=pairing.game_id, entry=winning_hand(Side.NS), client_id=uuid.uuid4()
     )
     return {
         "event": event.id,

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from kaiser_club.roles import Role
-from scoring.rules import Team
+from scoring.rules import Side
 from tests.factories import member
 from tournaments.models import Entry, Pairing
 
@@ -241,7 +241,7 @@ def test_standings_and_season_leaderboard(organiser_client):
     event = make_event(teams=4, format="swiss")
     generate(event)
     for p in Pairing.objects.filter(event=event):
-        win_game(p.game_id, Team.NS)
+        win_game(p.game_id, Side.NS)
     client = organiser_client(event)
     rows = client.get(f"/api/events/{event.id}/standings/").json()
     assert [r["wins"] for r in rows] == [1, 1, 0, 0]

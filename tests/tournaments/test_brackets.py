@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from scoring.models import Game
-from scoring.rules import Team
+from scoring.rules import Side
 from tournaments.models import Pairing, Round
 
 from .helpers import generate, make_event, win_for, win_game
@@ -78,10 +78,10 @@ def test_double_elimination_loser_drops_and_reset_only_when_the_loser_bracket_wi
     b = rows(event)
     gf = b["GF"]
     assert str(gf.home) == "Team 1"
-    win_game(gf.game_id, Team.EW)  # the losers' bracket champion wins: a reset
+    win_game(gf.game_id, Side.EW)  # the losers' bracket champion wins: a reset
     b = rows(event)
     assert b["GF2"].game_id is not None and not b["GF2"].cancelled
-    win_game(b["GF2"].game_id, Team.NS)
+    win_game(b["GF2"].game_id, Side.NS)
     event.refresh_from_db()
     assert event.status == "finished"
 
@@ -92,7 +92,7 @@ def test_reset_is_cancelled_when_the_winners_champion_takes_the_grand_final():
     b = rows(event)
     win_for(b["W1-1"], b["W1-1"].home)
     gf = rows(event)["GF"]
-    win_game(gf.game_id, Team.NS)
+    win_game(gf.game_id, Side.NS)
     b = rows(event)
     assert b["GF2"].cancelled and b["GF2"].game_id is None
     event.refresh_from_db()
@@ -109,7 +109,7 @@ def test_a_result_that_fills_both_slots_of_the_next_match_opens_one_game():
     win_for(w1, w1.away)  # the loser comes back in the grand final
     gf = rows(event)["GF"]
     assert gf.game_id is not None and {gf.home_id, gf.away_id} == {w1.home_id, w1.away_id}
-    win_game(gf.game_id, Team.EW)  # the losers' bracket champion wins: the reset is played
+    win_game(gf.game_id, Side.EW)  # the losers' bracket champion wins: the reset is played
     gf2 = rows(event)["GF2"]
     assert gf2.game_id is not None and (gf2.home_id, gf2.away_id) == (gf.away_id, gf.home_id)
     assert not Game.objects.filter(pairing__isnull=True).exists()

@@ -30,7 +30,7 @@ from django.db import connection, transaction
 from kaiser_club.errors import Conflict
 from scoring import services as scoring
 from scoring.models import Game
-from scoring.rules import Team
+from scoring.rules import Side
 from tests.conftest import IN_CI
 from tournaments import services
 from tournaments.choices import JobStatus
@@ -117,7 +117,7 @@ def assert_one_game_per_pairing(event: Event) -> None:
     assert Game.objects.count() == with_games.count()
 
 
-def play_hands(pairing: Pairing, side: Team, count: int) -> None:
+def play_hands(pairing: Pairing, side: Side, count: int) -> None:
     for _ in range(count):
         scoring.hand_record(game_id=gid(pairing), entry=winning_hand(side), client_id=uuid.uuid4())
 
@@ -140,9 +140,9 @@ def test_two_semi_finals_ending_at_once_fill_the_final_once(monkeypatch):
     generate(event)
     semis = [Pairing.objects.get(event=event, code=c) for c in ("W1-1", "W1-2")]
     for semi in semis:  # two hands each; the third ends the game
-        play_hands(semi, Team.NS, 2)
+        play_hands(semi, Side.NS, 2)
     meet_at_the_event_lock(monkeypatch)
-    outcomes = race(*(lambda s=s: play_hands(s, Team.NS, 1) for s in semis))
+    outcomes = race(*(lambda s=s: play_hands(s, Side.NS, 1) for s in semis))
     assert outcomes == [None, None]
     final = Pairing.objects.get(event=event, code="W2-1")
     assert {final.home_id, final.away_id} == {semis[0].home_id, semis[1].home_id}
@@ -160,9 +160,9 @@ def test_the_winners_final_and_a_losers_game_ending_at_once_open_the_next_game_o
     b = rows(event)
     feeding = [b["W2-1"], b["L1-1"]]
     for row in feeding:
-        play_hands(row, Team.NS, 2)
+        play_hands(row, Side.NS, 2)
     meet_at_the_event_lock(monkeypatch)
-    outcomes = race(*(lambda r=r: play_hands(r, Team.NS, 1) for r in feeding))
+    outcomes = race(*(lambda r=r: play_hands(r, Side.NS, 1) for r in feeding))
     assert outcomes == [None, None]
     after = rows(event)["L2-1"]
     assert {after.home_id, after.away_id} == {b["W2-1"].away_id, b["L1-1"].home_id}
@@ -172,7 +172,7 @@ def test_the_winners_final_and_a_losers_game_ending_at_once_open_the_next_game_o
 
 @pytest.mark.parametrize(
     ("code", "then", "side"),
-    [("L2-1", "GF", Team.NS), ("GF", "GF2", Team.EW)],
+    [("L2-1", "GF", Side.NS), ("GF", "GF2", Side.EW)],
     ids=["losers-final-opens-the-grand-final", "grand-final-opens-the-reset"],
 )
 def test_a_result_carried_on_twice_at_once_opens_the_next_game_once(monkeypatch, code, then, side):
@@ -234,7 +234,7 @@ def test_a_result_undone_while_its_sync_waits_for_the_lock_is_not_carried_on(mon
     event, gf = double_elimination_to("GF")
     real_sync = results.game_result_sync
     monkeypatch.setattr(results, "game_result_sync", lambda **kwargs: None)  # not carried yet
-    play_hands(gf, Team.EW, 3)
+    play_hands(gf, Side.EW, 3)
     waiting, go_on = threading.Event(), threading.Event()
     real_lock = results.lock_event
 

@@ -8,7 +8,7 @@ from itertools import combinations
 import pytest
 
 from kaiser_club.errors import Conflict, InvalidInput
-from scoring.rules import Team
+from scoring.rules import Side
 from tournaments import services
 from tournaments.models import Entry, GenerationJob, Pairing, Round
 
@@ -27,7 +27,7 @@ def games(event, number):
 
 def play_round(event, number, *, home_wins=True):
     for p in games(event, number):
-        win_game(p.game_id, Team.NS if home_wins else Team.EW)
+        win_game(p.game_id, Side.NS if home_wins else Side.EW)
 
 
 def test_swiss_pairs_each_round_without_rematch_and_by_score():

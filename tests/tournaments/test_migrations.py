@@ -14,7 +14,7 @@ from django.utils import timezone
 
 from scoring import services as scoring
 from scoring.models import Game
-from scoring.rules import Team
+from scoring.rules import Side
 from tests.factories import start_game
 from tournaments.choices import JobStatus
 from tournaments.models import GenerationJob, Pairing, ReportJob
@@ -44,7 +44,7 @@ def test_only_untouched_twins_of_bracket_games_are_deleted():
     final = Pairing.objects.select_related("home_team", "away_team").get(code="W1-1")
     twin = game_for(event=event, pairing=final)  # made with the pairing's own game, unlinked
     played = game_for(event=event, pairing=final)
-    scoring.hand_record(game_id=played.id, entry=winning_hand(Team.NS), client_id=uuid.uuid4())
+    scoring.hand_record(game_id=played.id, entry=winning_hand(Side.NS), client_id=uuid.uuid4())
     later = game_for(event=event, pairing=final)
     Game.objects.filter(id=later.id).update(created_at=timezone.now() + dt.timedelta(hours=2))
     other = start_game(club=event.club)

@@ -24,7 +24,7 @@ from kaiser_club.models import Membership, Player
 from kaiser_club.people import ChooseRecord
 from kaiser_club.roles import Role
 from scoring.models import Team
-from scoring.rules import Team as Side
+from scoring.rules import Side
 from tests.factories import member
 from tournaments import services
 from tournaments.models import Entry, Event, Pairing, Round

@@ -14,7 +14,7 @@ from kaiser_club.models import Club, FormerMembership, Invitation, Membership, P
 from kaiser_club.roles import Role
 from scoring.models import Game, Team
 from scoring.ratings import forget_ratings
-from scoring.rules import Team as Side
+from scoring.rules import Side
 from tests.factories import member
 from tournaments import services
 from tournaments.models import Entry, Event, Pairing, Season, Substitution

@@ -13,7 +13,7 @@ from kaiser_club.errors import Conflict, InvalidInput
 from kaiser_club.roles import Role
 from scoring import services as scoring
 from scoring.models import Game
-from scoring.rules import Team
+from scoring.rules import Side
 from tests.factories import member
 from tournaments import services
 from tournaments.models import Pairing, Rollback, Round
@@ -71,7 +71,7 @@ def test_adjusted_result_needs_a_reason_and_stands_over_the_game():
     event = make_event(teams=2, format="swiss")
     generate(event)
     pairing = Pairing.objects.get(event=event)
-    win_game(pairing.game_id, Team.NS)
+    win_game(pairing.game_id, Side.NS)
     with pytest.raises(InvalidInput, match="reason"):
         services.pairing_adjust(
             pairing=pairing, winner="away", home_points=40, away_points=52, reason=" "
@@ -110,9 +110,9 @@ def test_a_bye_scores_the_rounds_average_winning_and_losing_scores_until_changed
     bye = Pairing.objects.get(event=event, result="bye")
     assert (bye.home_points, bye.away_points) == (None, None)  # no game finished yet
     games = list(Pairing.objects.filter(event=event, result="pending").order_by("table__number"))
-    win_game(games[0].game_id, Team.NS)  # 60-0
-    scoring.hand_record(game_id=gid(games[1]), entry=winning_hand(Team.EW), client_id=uuid.uuid4())
-    scoring.game_forfeit(game_id=gid(games[1]), forfeited_by=Team.NS)
+    win_game(games[0].game_id, Side.NS)  # 60-0
+    scoring.hand_record(game_id=gid(games[1]), entry=winning_hand(Side.EW), client_id=uuid.uuid4())
+    scoring.game_forfeit(game_id=gid(games[1]), forfeited_by=Side.NS)
     services.game_result_sync(game_id=gid(games[1]))  # a forfeit does not count in averages
     bye.refresh_from_db()
     assert (bye.result, bye.winner_side, bye.home_points, bye.away_points) == ("bye", "home", 60, 0)
@@ -170,13 +170,13 @@ def _bracket_with_next_game_started():
     w12 = code(event, "W1-2")
     win_for(w12, w12.home)
     w21 = code(event, "W2-1")
-    scoring.hand_record(game_id=w21.game_id, entry=winning_hand(Team.NS), client_id=uuid.uuid4())
+    scoring.hand_record(game_id=w21.game_id, entry=winning_hand(Side.NS), client_id=uuid.uuid4())
     return event, w11
 
 
 def test_correcting_a_game_whose_winner_played_on_is_refused_naming_the_later_games():
     _event, w11 = _bracket_with_next_game_started()
-    losing = winning_hand(Team.EW)
+    losing = winning_hand(Side.EW)
     with pytest.raises(Conflict) as refused:  # 40-20 after the correction: no winner yet
         scoring.hand_correct(game_id=w11.game_id, number=1, entry=losing)
     assert str(refused.value) == (
@@ -189,7 +189,7 @@ def test_correcting_a_game_whose_winner_played_on_is_refused_naming_the_later_ga
 
 def test_a_correction_that_keeps_the_winner_is_allowed():
     _event, w11 = _bracket_with_next_game_started()
-    entry = winning_hand(Team.NS)
+    entry = winning_hand(Side.NS)
     game = scoring.hand_correct(game_id=w11.game_id, number=1, entry=entry, reason="time typo")
     assert (game.status, game.winner) == ("finished", "ns")
     corrected = game.changes.get(action="correct")
@@ -230,7 +230,7 @@ def test_roll_back_shows_what_it_undoes_then_lets_the_correction_through():
                 actor=organiser,
                 game=game_of(w11),
                 number=number,
-                entry=winning_hand(Team.EW),
+                entry=winning_hand(Side.EW),
                 reason="The scorekeeper entered the teams the wrong way round",
                 roll_back=True,
             )

@@ -13,7 +13,7 @@ from django.utils import timezone
 from kaiser_club.errors import InvalidInput
 from scoring import services as scoring
 from scoring.models import Game
-from scoring.rules import Team
+from scoring.rules import Side
 from scoring.tasks import clock_sweep_task
 from tournaments import services
 from tournaments.models import Entry, Pairing, Round
@@ -62,7 +62,7 @@ def test_the_sweep_calls_time_on_every_game_of_the_round_with_no_client_connecte
         services.round_start(round_=round_)
     first, second = round_games(event)
     with at(start + timedelta(minutes=20)):
-        scoring.hand_record(game_id=first.id, entry=winning_hand(Team.NS), client_id=uuid.uuid4())
+        scoring.hand_record(game_id=first.id, entry=winning_hand(Side.NS), client_id=uuid.uuid4())
     with at(start + timedelta(minutes=59, seconds=59)):
         assert clock_sweep_task() == []
     with at(start + timedelta(minutes=60, seconds=1)):
@@ -75,7 +75,7 @@ def test_the_sweep_calls_time_on_every_game_of_the_round_with_no_client_connecte
         assert clock_sweep_task() == []  # idempotent
     # The hand in play is finished after the call; the higher score then wins on time.
     with at(start + timedelta(minutes=65)):
-        scoring.hand_record(game_id=first.id, entry=winning_hand(Team.NS), client_id=uuid.uuid4())
+        scoring.hand_record(game_id=first.id, entry=winning_hand(Side.NS), client_id=uuid.uuid4())
     first.refresh_from_db()
     assert (first.status, first.winner, first.end_reason) == ("finished", "ns", "time")
 

@@ -11,7 +11,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from scoring import services as scoring
-from scoring.rules import Team as Side
+from scoring.rules import Side
 from tournaments import services
 from tournaments.models import Pairing
 from tournaments.standings import (

@@ -16,8 +16,7 @@ from django.utils import timezone
 from kaiser_club.models import Player
 from scoring import services as scoring
 from scoring.models import Team
-from scoring.rules import Seat
-from scoring.rules import Team as Side
+from scoring.rules import Seat, Side
 from scoring.services.hands import hand_record
 from tests.factories import PlayerFactory
 from tournaments import services

@@ -22,7 +22,7 @@ from kaiser_club.text import clean_reason
 from scoring import services as scoring
 from scoring.choices import EndReasonChoice, GameStatus
 from scoring.models import Game
-from scoring.rules import Team as Side
+from scoring.rules import Side
 
 from ..choices import EventStatus, Format, ResultKind, RoundStatus, SlotSide
 from ..game_result import pairing_result

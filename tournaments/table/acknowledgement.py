@@ -7,7 +7,7 @@ from __future__ import annotations
 from kaiser_club.actors import Actor
 from kaiser_club.errors import NotAllowed
 from kaiser_club.sentences import N_
-from scoring.rules import Team as Side
+from scoring.rules import Side
 from scoring.services import verification
 from tournaments.game_gate import may_write_at, writers_text
 from tournaments.models import Pairing, Table

@@ -11,8 +11,7 @@ from django.utils.translation import gettext
 from kaiser_club.errors import InvalidInput
 from kaiser_club.request_limits import LARGEST_ID, loads_bounded, whole_number_text
 from scoring.api.serializers import HandEntrySerializer
-from scoring.rules import HandEntry, Seat
-from scoring.rules import Team as Side
+from scoring.rules import HandEntry, Seat, Side
 
 
 def body(request: HttpRequest) -> dict[str, Any]:

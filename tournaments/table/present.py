@@ -12,8 +12,16 @@ from django.utils.translation import gettext as _
 from scoring.choices import GameStatus, end_reason_text
 from scoring.convert import game_rules
 from scoring.models import Game, Hand
-from scoring.rules import GameState, HandResult, KaiserBid, MisdealRedeal, NoTrump, RuleSet, Seat
-from scoring.rules import Team as Side
+from scoring.rules import (
+    GameState,
+    HandResult,
+    KaiserBid,
+    MisdealRedeal,
+    NoTrump,
+    RuleSet,
+    Seat,
+    Side,
+)
 from scoring.rules.scoring import stole_the_five
 
 from .selectors import TableNow

@@ -36,11 +36,11 @@ from scoring.rules import (
     RuleSet,
     RuleSetInvalid,
     Seat,
+    Side,
     apply_hand,
     forfeit,
     new_game,
 )
-from scoring.rules import Team as Side
 from scoring.rules.ruleset import MAX_TIME_LIMIT_MINUTES
 from scoring.services.clock import MAX_ADDED_MINUTES
 from scoring.services.hands import request_digest

@@ -14,12 +14,12 @@ from scoring.rules import (
     PerTeam,
     RuleSet,
     Seat,
+    Side,
     Suit,
-    Team,
     new_game,
 )
 
-NS, EW = Team.NS, Team.EW
+NS, EW = Side.NS, Side.EW
 N, E, S, W = Seat.NORTH, Seat.EAST, Seat.SOUTH, Seat.WEST
 
 
@@ -27,8 +27,8 @@ def played(
     bidder: Seat = N,
     bid: int = 7,
     tricks: int = 5,
-    five: Team | None = NS,
-    three: Team | None = EW,
+    five: Side | None = NS,
+    three: Side | None = EW,
     *,
     contract: Contract = Contract.TRUMP,
     trump: Suit | None = None,
@@ -54,7 +54,7 @@ def played(
     )
 
 
-def no_trump(bidder: Seat, bid: int, tricks: int, five: Team, three: Team) -> HandEntry:
+def no_trump(bidder: Seat, bid: int, tricks: int, five: Side, three: Side) -> HandEntry:
     return played(bidder, bid, tricks, five, three, contract=Contract.NO_TRUMP)
 
 
@@ -69,5 +69,5 @@ def state_at(rules: RuleSet, ns: int, ew: int, dealer: Seat = N) -> GameState:
     """A game of ``rules`` where the scores stand at ``ns`` and ``ew`` (as if from paper)."""
     scores = PerTeam(ns, ew)
     line = rules.bid_out_line
-    bid_out = frozenset(t for t in Team if line is not None and scores[t] >= line)
+    bid_out = frozenset(t for t in Side if line is not None and scores[t] >= line)
     return replace(new_game(rules, dealer), scores=scores, bid_out=bid_out)

@@ -17,8 +17,8 @@ from scoring.rules import (
     PerTeam,
     RuleSet,
     Seat,
+    Side,
     StealTheFive,
-    Team,
     apply_hand,
     call_time,
     forfeit,
@@ -293,7 +293,7 @@ def test_end_of_game(
     entry: HandEntry,
     scores: PerTeam,
     over: bool,
-    winner: Team | None,
+    winner: Side | None,
     reason: EndReason | None,
     source: str,
 ) -> None:
@@ -384,7 +384,7 @@ def test_bid_out_example_47_vs_40() -> None:
     ],
 )
 def test_kaiser_bid_ends_the_game(
-    rules: RuleSet, entry: HandEntry, over: bool, winner: Team, source: str
+    rules: RuleSet, entry: HandEntry, over: bool, winner: Side, source: str
 ) -> None:
     state = apply_hand(new_game(rules, N), entry)
     assert (state.over, state.winner, state.end_reason) == (

@@ -27,9 +27,9 @@ from scoring.rules import (
     NoTrump,
     RuleSet,
     Seat,
+    Side,
     StealTheFive,
     Suit,
-    Team,
     apply_hand,
     new_game,
     preview_hand,
@@ -78,9 +78,9 @@ def test_the_deck() -> None:
 
 @dataclass
 class PlayedHand:
-    tricks: dict[Team, int]
-    five_hearts: Team
-    three_spades: Team
+    tricks: dict[Side, int]
+    five_hearts: Side
+    three_spades: Side
 
 
 def play_out(
@@ -91,8 +91,8 @@ def play_out(
     rng.shuffle(deck)
     hands = {seat: deck[seat.value * 8 : seat.value * 8 + 8] for seat in Seat}
     low = contract is Contract.LOW_NO_TRUMP
-    tricks = {Team.NS: 0, Team.EW: 0}
-    holders: dict[Card, Team] = {}
+    tricks = {Side.NS: 0, Side.EW: 0}
+    holders: dict[Card, Side] = {}
     for _ in range(8):
         played: list[tuple[Seat, Card]] = []
         seat = leader
@@ -141,9 +141,9 @@ def test_points_of_a_real_deal(
     rng: random.Random, bidder: Seat, contract: tuple[Contract, Suit | None]
 ) -> None:
     deal = play_out(rng, bidder, *contract)
-    assert deal.tricks[Team.NS] + deal.tricks[Team.EW] == 8
+    assert deal.tricks[Side.NS] + deal.tricks[Side.EW] == 8
     result = preview_hand(new_game(ANY_TRUMPS, Seat.NORTH), entry_for(bidder, *contract, deal))
-    for team in Team:
+    for team in Side:
         expected = deal.tricks[team]
         expected += 5 if deal.five_hearts is team else 0
         expected -= 3 if deal.three_spades is team else 0
@@ -160,7 +160,7 @@ def test_points_of_a_real_deal_three_spades_option(
     rules = ANY_TRUMPS.with_changes(three_spades_needs_three_tricks=True)
     deal = play_out(rng, bidder, *contract)
     result = preview_hand(new_game(rules, Seat.NORTH), entry_for(bidder, *contract, deal))
-    for team in Team:
+    for team in Side:
         tricks = deal.tricks[team]
         if deal.three_spades is team and tricks < 3:
             assert result.points[team] == -3
@@ -192,12 +192,12 @@ def entries(draw: st.DrawFn, rules: RuleSet) -> HandEntry:
     tricks = draw(st.integers(0, 8))
     bidders = bidder.team
 
-    def holder() -> Team:
+    def holder() -> Side:
         if tricks == 0:
             return bidders.other
         if tricks == 8:
             return bidders
-        return draw(st.sampled_from(Team))
+        return draw(st.sampled_from(Side))
 
     return HandEntry(
         bidder=bidder,

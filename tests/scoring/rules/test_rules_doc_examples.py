@@ -18,8 +18,8 @@ from scoring.rules import (
     MisdealReason,
     PerTeam,
     Seat,
+    Side,
     Suit,
-    Team,
     apply_hand,
     call_time,
     new_game,
@@ -27,7 +27,7 @@ from scoring.rules import (
     replay,
 )
 
-NS, EW = Team.NS, Team.EW
+NS, EW = Side.NS, Side.EW
 N, E, S, W = Seat.NORTH, Seat.EAST, Seat.SOUTH, Seat.WEST
 
 
@@ -63,7 +63,7 @@ def hand(
 def at(rules, ns, ew, dealer=N):
     scores = PerTeam(ns, ew)
     line = rules.bid_out_line
-    bid_out = frozenset(t for t in Team if line is not None and scores[t] >= line)
+    bid_out = frozenset(t for t in Side if line is not None and scores[t] >= line)
     return replace(new_game(rules, dealer), scores=scores, bid_out=bid_out)
 
 

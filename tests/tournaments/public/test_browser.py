@@ -17,8 +17,7 @@ import pytest
 from playwright.sync_api import expect
 
 from scoring import services as scoring
-from scoring.rules import Seat
-from scoring.rules import Team as Side
+from scoring.rules import Seat, Side
 from scoring.services.verification import hand_confirm
 from tournaments.models import Round
 from tournaments.public import stored, views

@@ -13,8 +13,7 @@ from django.test import TestCase
 
 from kaiser_club.models import Player
 from scoring.models import Game
-from scoring.rules import Seat
-from scoring.rules import Team as Side
+from scoring.rules import Seat, Side
 from scoring.services.hands import hand_record
 from scoring.services.verification import hand_confirm
 from tournaments.models import Event, Pairing

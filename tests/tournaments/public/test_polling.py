@@ -14,8 +14,7 @@ from django.test import Client, TestCase
 from django.test.utils import CaptureQueriesContext
 
 from kaiser_club.models import Player
-from scoring.rules import Seat
-from scoring.rules import Team as Side
+from scoring.rules import Seat, Side
 from scoring.services.verification import hand_confirm
 from tournaments import services
 from tournaments.models import Pairing

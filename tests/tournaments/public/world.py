@@ -15,8 +15,7 @@ from django.test import TestCase
 from kaiser_club.models import Club, Player
 from scoring import services as scoring
 from scoring.models import Game, Team
-from scoring.rules import Contract, HandEntry, HandKind, Seat, Suit
-from scoring.rules import Team as Side
+from scoring.rules import Contract, HandEntry, HandKind, Seat, Side, Suit
 from scoring.services.hands import hand_record
 from tests.factories import ClubFactory, PlayerFactory
 from tournaments import services

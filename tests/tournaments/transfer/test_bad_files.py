@@ -33,7 +33,7 @@ from scoring.choices import (
     SuitChoice,
     TeamChoice,
 )
-from scoring.rules import PRESETS, KaiserBid, Team
+from scoring.rules import PRESETS, KaiserBid, Side
 from tests.factories import member
 from tests.tournaments.helpers import generate, make_event, win_for, win_game
 from tournaments.choices import (
@@ -168,7 +168,7 @@ def bracket_event() -> Event:
     win_for(ready[0], ready[0].home)
     win_for(ready[1], ready[1].away)
     if len(ready) > 2:
-        win_game(ready[2].game_id, Team.EW)
+        win_game(ready[2].game_id, Side.EW)
     return event
 
 
@@ -177,7 +177,7 @@ def played_event(format: str, teams: int, **settings: Any) -> Event:
     generate(event)
     playable = [p for p in Pairing.objects.filter(event=event).order_by("id") if p.game_id]
     for row in playable[:2]:
-        win_game(row.game_id, Team.NS)
+        win_game(row.game_id, Side.NS)
     return event
 
 

@@ -29,8 +29,8 @@ from scoring.rules import (
     KaiserBid,
     RuleSet,
     Seat,
+    Side,
     Suit,
-    Team,
 )
 from scoring.services.games import game_call_time
 from scoring.services.hands import hand_record
@@ -49,10 +49,10 @@ KAISER_VARIANTS = [KaiserBid.BIDDER_ALONE, KaiserBid.TEAM, KaiserBid.KAISER_40]
 PRESET_CASES = [(name, KAISER_VARIANTS[n % len(KAISER_VARIANTS)]) for n, name in enumerate(PRESETS)]
 
 
-def played(side: Team, *, bid: int = 7, completed_at: dt.datetime | None = None) -> HandEntry:
+def played(side: Side, *, bid: int = 7, completed_at: dt.datetime | None = None) -> HandEntry:
     return HandEntry(
         kind=HandKind.PLAYED,
-        bidder=Seat.NORTH if side is Team.NS else Seat.EAST,
+        bidder=Seat.NORTH if side is Side.NS else Seat.EAST,
         bid=bid,
         contract=Contract.TRUMP,
         trump=Suit.HEARTS,
@@ -87,7 +87,7 @@ def every_kind_event(preset_name: str, kaiser_bid: KaiserBid) -> tuple[Event, se
     )
     kinds = {"played", "kaiser", "after_time", "pending"}
     with TestCase.captureOnCommitCallbacks(execute=True):
-        record(first, played(Team.NS))
+        record(first, played(Side.NS))
         if rules.misdeals:
             reason = sorted(rules.misdeals)[0]
             record(first, HandEntry(kind=HandKind.MISDEAL, misdeal_reason=reason))
@@ -109,7 +109,7 @@ def every_kind_event(preset_name: str, kaiser_bid: KaiserBid) -> tuple[Event, se
             kinds.add("forced")
         verified = hand_record(
             game_id=first,
-            entry=played(Team.EW),
+            entry=played(Side.EW),
             client_id=uuid.uuid4(),
             entered_by_seat=Seat.EAST,
             pending=True,
@@ -117,32 +117,32 @@ def every_kind_event(preset_name: str, kaiser_bid: KaiserBid) -> tuple[Event, se
         hand_confirm(game_id=first, number=verified.hand.number, seat=Seat.NORTH)
         hand_record(
             game_id=first,
-            entry=played(Team.NS, bid=8),
+            entry=played(Side.NS, bid=8),
             client_id=uuid.uuid4(),
             entered_by_seat=Seat.SOUTH,
             pending=True,
         )
 
-        record(second, played(Team.EW))
+        record(second, played(Side.EW))
         kaiser = HandEntry(
             kind=HandKind.PLAYED,
             bidder=Seat.NORTH,
             bid=12,
             contract=Contract.KAISER,
             bidding_team_tricks=8,
-            five_hearts=Team.NS,
-            three_spades=Team.NS,
+            five_hearts=Side.NS,
+            three_spades=Side.NS,
             bidder_tricks=8,
         )
         record(second, kaiser)
 
-        record(third, played(Team.NS))
+        record(third, played(Side.NS))
         game_call_time(game_id=third)  # the hand recorded before is completed before the call
         now = timezone.now() + dt.timedelta(seconds=1)
         if rules.misdeals:
             reason = sorted(rules.misdeals)[0]
             record(third, HandEntry(kind=HandKind.MISDEAL, misdeal_reason=reason, completed_at=now))
-        record(third, played(Team.EW, completed_at=now))
+        record(third, played(Side.EW, completed_at=now))
     return event, kinds
 
 

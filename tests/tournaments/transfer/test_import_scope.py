@@ -24,7 +24,7 @@ from kaiser_club.models import Club, Membership, Player
 from kaiser_club.roles import Role
 from scoring.models import Game, Hand, Team
 from scoring.ratings import current_ratings
-from scoring.rules import Team as Side
+from scoring.rules import Side
 from tests.factories import UserFactory, member
 from tests.tournaments.helpers import generate, make_event, new_club, win_game
 from tournaments.models import Entry, Event, Pairing, Round, Season, Substitution, Table

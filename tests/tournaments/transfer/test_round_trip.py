@@ -12,9 +12,8 @@ import pytest
 
 from kaiser_club.models import Player
 from scoring import services as scoring
-from scoring.models import Game, Hand
-from scoring.models import Team as ScoringTeam
-from scoring.rules import Contract, HandEntry, HandKind, Seat, Suit, Team
+from scoring.models import Game, Hand, Team
+from scoring.rules import Contract, HandEntry, HandKind, Seat, Side, Suit
 from scoring.services.hands import hand_record
 from tests.tournaments.helpers import game_of, generate, gid, make_event, player, win_for, win_game
 from tournaments import services
@@ -25,10 +24,10 @@ from tournaments.transfer import ImportRefused, event_export, event_import
 pytestmark = pytest.mark.django_db
 
 
-def small_hand(side: Team, bid: int = 7) -> HandEntry:
+def small_hand(side: Side, bid: int = 7) -> HandEntry:
     return HandEntry(
         kind=HandKind.PLAYED,
-        bidder=Seat.NORTH if side is Team.NS else Seat.EAST,
+        bidder=Seat.NORTH if side is Side.NS else Seat.EAST,
         bid=bid,
         contract=Contract.TRUMP,
         trump=Suit.HEARTS,
@@ -51,23 +50,23 @@ def swiss_event() -> Event:
     services.round_start(round_=event.round_set.get(number=1))
     first = list(Pairing.objects.filter(event=event, round__number=1).order_by("id"))
     win_for(first[0], first[0].home)
-    win_game(first[1].game_id, Team.EW)
+    win_game(first[1].game_id, Side.EW)
     services.pairing_forfeit(pairing=first[2], forfeiting="home", reason="No show")
     job = generate(event)
     assert job.status == "done", job.error
     services.round_start(round_=event.round_set.get(number=2))
     second = list(Pairing.objects.filter(event=event, round__number=2).order_by("id"))
-    win_game(second[0].game_id, Team.NS)
+    win_game(second[0].game_id, Side.NS)
     services.entry_substitute(
         pairing=second[1],
         replaced_id=game_of(second[1]).north_id,
         substitute_id=player("Sub Stitute").id,
     )
-    scoring.hand_record(game_id=gid(second[1]), entry=small_hand(Team.NS), client_id=uuid.uuid4())
-    scoring.hand_record(game_id=gid(second[1]), entry=small_hand(Team.EW), client_id=uuid.uuid4())
+    scoring.hand_record(game_id=gid(second[1]), entry=small_hand(Side.NS), client_id=uuid.uuid4())
+    scoring.hand_record(game_id=gid(second[1]), entry=small_hand(Side.EW), client_id=uuid.uuid4())
     hand_record(
         game_id=gid(second[2]),
-        entry=small_hand(Team.EW, bid=8),
+        entry=small_hand(Side.EW, bid=8),
         client_id=uuid.uuid4(),
         entered_by_seat=Seat.EAST,
         pending=True,
@@ -215,7 +214,7 @@ def test_every_format_round_trips(format: str, teams: int, extra: dict[str, Any]
     assert job.status == "done", job.error
     playable = [p for p in Pairing.objects.filter(event=event).order_by("id") if p.game_id]
     for row in playable[:2]:
-        win_game(row.game_id, Team.NS)
+        win_game(row.game_id, Side.NS)
     first = event_export(event=event)
     copy_ = event_import(data=first, actor=None).event
     assert without_moment(event_export(event=copy_)) == without_moment(first)
@@ -232,7 +231,7 @@ def test_the_export_reads_in_constant_queries() -> None:
         event = make_event(teams=teams)
         generate(event)
         for row in Pairing.objects.filter(event=event, game__isnull=False):
-            win_game(row.game_id, Team.EW)
+            win_game(row.game_id, Side.EW)
         event = Event.objects.get(id=event.id)
         with CaptureQueriesContext(connection) as queries:
             event_export(event=event)
@@ -255,7 +254,7 @@ def test_an_import_on_the_same_server_reuses_the_clubs_partnerships():
     assert lone is not None and lone.team is not None
     lone.team.player_two.email = ""
     lone.team.player_two.save()
-    teams_before = set(ScoringTeam.objects.values_list("id", flat=True))
+    teams_before = set(Team.objects.values_list("id", flat=True))
     players_before = Player.objects.count()
 
     copy_ = event_import(data=event_export(event=event), actor=None).event
@@ -263,5 +262,5 @@ def test_an_import_on_the_same_server_reuses_the_clubs_partnerships():
     old_teams = list(event.entries.order_by("id").values_list("team_id", flat=True))
     new_teams = list(copy_.entries.order_by("id").values_list("team_id", flat=True))
     assert new_teams == old_teams
-    assert set(ScoringTeam.objects.values_list("id", flat=True)) == teams_before
+    assert set(Team.objects.values_list("id", flat=True)) == teams_before
     assert Player.objects.count() == players_before
