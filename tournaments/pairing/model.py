@@ -74,7 +74,7 @@ class PlayedBye:
 
 
 @dataclass(frozen=True, slots=True)
-class Pairing:
+class PlannedGame:
     """One game: ``home`` sits North-South, ``away`` East-West."""
 
     table: int
@@ -95,11 +95,11 @@ class Bye:
 
 
 @dataclass(frozen=True, slots=True)
-class Round:
+class PlannedRound:
     """The games and byes of one round; tables are numbered from 1 in ``pairings`` order."""
 
     number: int
-    pairings: tuple[Pairing, ...]
+    pairings: tuple[PlannedGame, ...]
     byes: tuple[Bye, ...] = ()
 
     @property

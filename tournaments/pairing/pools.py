@@ -21,7 +21,7 @@ from itertools import combinations, product
 from .bracket import Bracket
 from .knockout import knockout
 from .matching import perfect_matching
-from .model import N_, Entrant, PairingError, Round, check_unique_ids, seed_order
+from .model import N_, Entrant, PairingError, PlannedRound, check_unique_ids, seed_order
 from .round_robin import round_robin_schedule
 from .single_elimination import draw_size, seeding_order
 
@@ -69,7 +69,7 @@ def split_into_pools(entrants: Sequence[Entrant], *, pool_size: int) -> list[Poo
     ]
 
 
-def pool_rounds(pool: Pool) -> list[Round]:
+def pool_rounds(pool: Pool) -> list[PlannedRound]:
     return round_robin_schedule(pool.entrants)
 
 

@@ -23,10 +23,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .model import N_, Bye, Entrant, Pairing, PairingError, Round, seed_order
+from .model import N_, Bye, Entrant, PairingError, PlannedGame, PlannedRound, seed_order
 
 
-def round_robin_schedule(entrants: Sequence[Entrant]) -> list[Round]:
+def round_robin_schedule(entrants: Sequence[Entrant]) -> list[PlannedRound]:
     """Every round of a round robin among ``entrants``, round 1 first.
 
     Table 1 holds the game with the best-seeded team (see ``seed_order``).
@@ -43,7 +43,7 @@ def round_robin_schedule(entrants: Sequence[Entrant]) -> list[Round]:
     m = len(circle)
     rank = {team: index for index, team in enumerate(ordered)}
 
-    rounds: list[Round] = []
+    rounds: list[PlannedRound] = []
     for r in range(m):
         pairings: list[tuple[int, int, bool]] = []
         byes: list[Bye] = []
@@ -63,10 +63,10 @@ def round_robin_schedule(entrants: Sequence[Entrant]) -> list[Round]:
             pairings.append((circle[i], circle[j], _before(i, j, m, home=False)))
         pairings.sort(key=lambda game: min(rank[game[0]], rank[game[1]]))
         rounds.append(
-            Round(
+            PlannedRound(
                 number=r + 1,
                 pairings=tuple(
-                    Pairing(table=table, home=home, away=away, first_dealer_home=deals)
+                    PlannedGame(table=table, home=home, away=away, first_dealer_home=deals)
                     for table, (home, away, deals) in enumerate(pairings, start=1)
                 ),
                 byes=tuple(byes),

@@ -35,11 +35,11 @@ from .model import (
     Bye,
     Entrant,
     NoValidPairing,
-    Pairing,
     PairingError,
+    PlannedGame,
+    PlannedRound,
     PlayedBye,
     PlayedGame,
-    Round,
     labels,
 )
 from .swiss_cost import TeamState, grouped, pair_cost, team_states
@@ -55,7 +55,7 @@ def swiss_round(
     *,
     scores: Mapping[int, float] | None = None,
     window: int = DEFAULT_WINDOW,
-) -> Round:
+) -> PlannedRound:
     """The pairing of round ``round_number``.
 
     ``played``: every earlier game and bye. ``standings_order``: the entrants' ids, best
@@ -90,7 +90,7 @@ def swiss_round(
         raise _why(states, candidates[0], round_number, names)
 
     games.sort(key=lambda game: min(game[0].rank, game[1].rank))
-    return Round(
+    return PlannedRound(
         number=round_number,
         pairings=tuple(
             _seat(a, b, table, round_number) for table, (a, b) in enumerate(games, start=1)
@@ -151,7 +151,7 @@ def _edges(to_pair: Sequence[TeamState], width: int | None) -> list[tuple[int, i
     return edges
 
 
-def _seat(a: TeamState, b: TeamState, table: int, round_number: int) -> Pairing:
+def _seat(a: TeamState, b: TeamState, table: int, round_number: int) -> PlannedGame:
     """Home and first dealer for a game between ``a`` (better ranked) and ``b``."""
     balance_a, balance_b = a.home_games - a.away_games, b.home_games - b.away_games
     if balance_a != balance_b:
@@ -165,7 +165,7 @@ def _seat(a: TeamState, b: TeamState, table: int, round_number: int) -> Pairing:
         home_deals = home.first_deals < away.first_deals
     else:
         home_deals = table % 2 == 1
-    return Pairing(table=table, home=home.id, away=away.id, first_dealer_home=home_deals)
+    return PlannedGame(table=table, home=home.id, away=away.id, first_dealer_home=home_deals)
 
 
 def _why(

@@ -28,9 +28,15 @@ from ..models import Entry, Event, GenerationJob, Pairing, Round
 from ..pairing import pools as pools_module
 from ..pairing import round_robin as rr
 from ..pairing import swiss
-from ..pairing.model import Bye, Entrant, PairingError, PlayedBye, PlayedGame
-from ..pairing.model import Pairing as PlannedGame
-from ..pairing.model import Round as Plan
+from ..pairing.model import (
+    Bye,
+    Entrant,
+    PairingError,
+    PlannedGame,
+    PlannedRound,
+    PlayedBye,
+    PlayedGame,
+)
 from ..pairing.progressive import ProgressiveRound, TableOfFour, progressive_round
 from ..standings import event_standings, pool_standings
 from .brackets import make_bracket, store_bracket
@@ -285,7 +291,7 @@ def store_round(
     *,
     event: Event,
     number: int,
-    plan: Plan,
+    plan: PlannedRound,
     entries: dict[int, Entry],
     by: User | None = None,
     label: str = "",
@@ -365,7 +371,7 @@ def _bracket(event: Event, rounds: list[Round], by: User | None) -> tuple[Senten
     return (said, 1)
 
 
-def _round_robin(event: Event, number: int) -> tuple[Plan, dict[int, Entry]]:
+def _round_robin(event: Event, number: int) -> tuple[PlannedRound, dict[int, Entry]]:
     if number == 1:
         entries = eligible_entries(event)
     else:  # the schedule is fixed by the field of round 1
@@ -415,7 +421,7 @@ def played_records(event: Event, before_round: int) -> list[PlayedGame | PlayedB
     return records
 
 
-def _swiss(event: Event, number: int) -> tuple[Plan, dict[int, Entry]]:
+def _swiss(event: Event, number: int) -> tuple[PlannedRound, dict[int, Entry]]:
     if not event.rounds:
         raise InvalidInput(N_("Set the number of rounds of this Swiss event first."))
     if number > event.rounds:
@@ -446,7 +452,7 @@ def _pool_list(event: Event, entries: Sequence[Entry]) -> list[pools_module.Pool
     return result
 
 
-def _pools(event: Event, number: int) -> tuple[Plan, dict[int, Entry], dict[int, int]]:
+def _pools(event: Event, number: int) -> tuple[PlannedRound, dict[int, Entry], dict[int, int]]:
     """Round ``number`` of the pool stage: every pool's round robin round, tables numbered on
     from one pool to the next. The pools are drawn at round 1 (clubs spread) and kept."""
     if number == 1:
@@ -477,7 +483,7 @@ def _pools(event: Event, number: int) -> tuple[Plan, dict[int, Entry], dict[int,
         byes.extend(schedule[number - 1].byes)
     if not games and not byes:
         raise InvalidInput(N_("Every pool has played all its rounds; generate the knockout."))
-    return Plan(number, tuple(games), tuple(byes)), {e.id: e for e in entries}, pool_of
+    return PlannedRound(number, tuple(games), tuple(byes)), {e.id: e for e in entries}, pool_of
 
 
 def _pool_stage_over(event: Event, rounds: Sequence[Round]) -> bool:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator, Sequence
 
-from tournaments.pairing.model import Entrant, PlayedBye, PlayedGame, Round
+from tournaments.pairing.model import Entrant, PlannedRound, PlayedBye, PlayedGame
 from tournaments.pairing.swiss_cost import TeamState, grouped, pair_cost, team_states
 
 History = list[PlayedGame | PlayedBye]
@@ -41,7 +41,7 @@ def brute_force(
 
 
 def round_cost(
-    entrants: Sequence[Entrant], played: History, order: Sequence[int], result: Round
+    entrants: Sequence[Entrant], played: History, order: Sequence[int], result: PlannedRound
 ) -> int:
     bye = {b.team for b in result.byes}
     states = team_states(entrants, played, order)
@@ -49,7 +49,7 @@ def round_cost(
     return sum(pair_cost(by_id[p.home], by_id[p.away]) for p in result.pairings)
 
 
-def record(result: Round, rng: random.Random, wins: dict[int, int]) -> History:
+def record(result: PlannedRound, rng: random.Random, wins: dict[int, int]) -> History:
     """Random winners for ``result``; updates ``wins``; returns the round's history."""
     history: History = []
     for p in result.pairings:

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tournaments.pairing.model import Bye, Entrant, Pairing, PairingError
+from tournaments.pairing.model import Bye, Entrant, PairingError, PlannedGame
 from tournaments.pairing.round_robin import round_robin_schedule
 
 from .helpers import entrants
@@ -17,9 +17,9 @@ def test_four_teams_literal() -> None:
     # circle teams i, j meet when i + j = 2r (mod 3).
     rounds = round_robin_schedule([Entrant(s, seed=s) for s in (1, 2, 3, 4)])
     assert [r.pairings for r in rounds] == [
-        (Pairing(1, 1, 2, False), Pairing(2, 3, 4, True)),
-        (Pairing(1, 3, 1, False), Pairing(2, 4, 2, True)),
-        (Pairing(1, 1, 4, True), Pairing(2, 2, 3, True)),
+        (PlannedGame(1, 1, 2, False), PlannedGame(2, 3, 4, True)),
+        (PlannedGame(1, 3, 1, False), PlannedGame(2, 4, 2, True)),
+        (PlannedGame(1, 1, 4, True), PlannedGame(2, 2, 3, True)),
     ]
     assert all(r.byes == () for r in rounds)
 
@@ -28,9 +28,9 @@ def test_three_teams_each_sit_out_once() -> None:
     rounds = round_robin_schedule([Entrant(s, seed=s) for s in (1, 2, 3)])
     assert [r.byes for r in rounds] == [(Bye(1),), (Bye(2),), (Bye(3),)]
     assert [r.pairings for r in rounds] == [
-        (Pairing(1, 2, 3, True),),
-        (Pairing(1, 3, 1, True),),
-        (Pairing(1, 1, 2, True),),
+        (PlannedGame(1, 2, 3, True),),
+        (PlannedGame(1, 3, 1, True),),
+        (PlannedGame(1, 1, 2, True),),
     ]
 
 

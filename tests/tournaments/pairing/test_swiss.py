@@ -10,8 +10,8 @@ from tournaments.pairing.model import (
     Bye,
     Entrant,
     NoValidPairing,
-    Pairing,
     PairingError,
+    PlannedGame,
     PlayedBye,
     PlayedGame,
 )
@@ -33,10 +33,10 @@ def test_round_one_slides_top_half_against_bottom_half() -> None:
     # in odd rounds and the home team deals first at odd tables.
     result = swiss_round([Entrant(s, seed=s) for s in range(1, 9)], [], list(range(1, 9)), 1)
     assert result.pairings == (
-        Pairing(1, 1, 5, True),
-        Pairing(2, 2, 6, False),
-        Pairing(3, 3, 7, True),
-        Pairing(4, 4, 8, False),
+        PlannedGame(1, 1, 5, True),
+        PlannedGame(2, 2, 6, False),
+        PlannedGame(3, 3, 7, True),
+        PlannedGame(4, 4, 8, False),
     )
     assert result.byes == ()
 
@@ -47,7 +47,7 @@ def test_round_two_within_score_groups_with_seats_and_deal_balanced() -> None:
     result = swiss_round(NAMED, played, [1, 2, 3, 4], 2)
     # Aces and Bowers were both home last time, so the worse-ranked is home in an even
     # round; Bowers have not dealt first yet, so they do. Same below for Deuces / Clubs.
-    assert result.pairings == (Pairing(1, 2, 1, True), Pairing(2, 4, 3, False))
+    assert result.pairings == (PlannedGame(1, 2, 1, True), PlannedGame(2, 4, 3, False))
 
 
 def test_round_three_floats_to_avoid_a_rematch() -> None:
@@ -68,7 +68,7 @@ def test_bye_goes_to_lowest_ranked_without_one() -> None:
     played: History = [PlayedBye(1, 3), PlayedGame(1, 1, 2, 1)]
     second = swiss_round(teams, played, [1, 3, 2], 2)
     assert second.byes == (Bye(2),)
-    assert second.pairings == (Pairing(1, 3, 1, True),)
+    assert second.pairings == (PlannedGame(1, 3, 1, True),)
     played += [PlayedBye(2, 2), PlayedGame(2, 3, 1, 3)]
     third = swiss_round(teams, played, [1, 3, 2], 3)
     assert third.byes == (Bye(1),)
