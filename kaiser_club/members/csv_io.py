@@ -60,7 +60,7 @@ class Action(StrEnum):
 
 
 @dataclass(frozen=True)
-class Row:
+class MemberImportRow:
     number: int
     name: str
     email: str
@@ -86,7 +86,7 @@ class Row:
 
 @dataclass
 class Preview:
-    rows: list[Row] = field(default_factory=list)
+    rows: list[MemberImportRow] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)  # in the reader's language
 
     @property
@@ -310,7 +310,7 @@ def members_csv_preview(*, club: Club, text: str, actor: Actor | None = None) ->
             same_email = not email or player.email.lower() == email.lower()
             unchanged = player.name == name and membership.role == role and same_email
             action = Action.UNCHANGED if unchanged else Action.UPDATE
-        preview.rows.append(Row(number, name, email, role, action, membership, player))
+        preview.rows.append(MemberImportRow(number, name, email, role, action, membership, player))
     if not preview.errors:
         _check_admins_remain(club, preview)
     matched = [row.player for row in preview.rows if row.player is not None]

@@ -282,8 +282,11 @@ def test_every_tie_break_an_organiser_can_choose_is_a_registered_metric():
 
 @pytest.mark.django_db(databases=[])
 def test_an_unknown_metric_name_is_skipped_not_a_crash():
-    from tournaments.standings import Row, rank
+    from tournaments.standings import StandingsRow, rank
 
-    rows = [Row(id=1, name="A", seed=2, wins=1), Row(id=2, name="B", seed=1, wins=1)]
+    rows = [
+        StandingsRow(id=1, name="A", seed=2, wins=1),
+        StandingsRow(id=2, name="B", seed=1, wins=1),
+    ]
     # "retired" is no metric: the order falls to wins (level), then the listing by seed.
     assert [r.name for r in rank(rows, ["retired", "wins"])] == ["B", "A"]

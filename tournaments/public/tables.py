@@ -15,7 +15,7 @@ from django.utils.translation import gettext_lazy as _
 
 from kaiser_club.spreadsheet import CsvWriter
 
-from ..standings.rows import Row
+from ..standings.rows import StandingsRow
 from .present import NowPlaying, placing_label
 
 NUM = {"th": {"class": "num"}, "td": {"class": "num"}}
@@ -51,7 +51,7 @@ class FastBody:
             lines.append("</tr>")
         return mark_safe("".join(lines))  # every cell escaped above
 
-    def row_class(self, record: Row) -> str:
+    def row_class(self, record: StandingsRow) -> str:
         return ""
 
 
@@ -85,7 +85,7 @@ class StandingsTable(FastBody, tables.Table):
 
     def __init__(
         self,
-        data: Sequence[Row],
+        data: Sequence[StandingsRow],
         *,
         event_id: int,
         order_by_metrics: Sequence[str],
@@ -101,16 +101,16 @@ class StandingsTable(FastBody, tables.Table):
         if players:
             self.columns["name"].column.verbose_name = _("Player")
 
-    def row_class(self, record: Row) -> str:
+    def row_class(self, record: StandingsRow) -> str:
         return "withdrawn" if record.withdrawn else ""
 
-    def render_place(self, record: Row) -> str:
+    def render_place(self, record: StandingsRow) -> str:
         return record.place_text
 
-    def value_place(self, record: Row) -> str:
+    def value_place(self, record: StandingsRow) -> str:
         return record.place_text  # "5=" in the file too: a shared place says so
 
-    def render_name(self, record: Row) -> SafeString:
+    def render_name(self, record: StandingsRow) -> SafeString:
         note = format_html(' <small class="muted">({})</small>', _("withdrawn"))
         suffix = note if record.withdrawn else ""
         if self.players and not record.public:
@@ -129,32 +129,32 @@ class StandingsTable(FastBody, tables.Table):
             self._link = reverse(name, args=args)
         return self._link.replace(str(ANY_ID), str(record_id))
 
-    def value_name(self, record: Row) -> str:
+    def value_name(self, record: StandingsRow) -> str:
         return record.name
 
-    def render_wins(self, record: Row) -> SafeString:
+    def render_wins(self, record: StandingsRow) -> SafeString:
         if not record.wins_on_time:
             return format_html("{}", record.wins)
         title = _("including %(n)s on time") % {"n": record.wins_on_time}
         return format_html('{}<sup class="muted" title="{}">*</sup>', record.wins, title)
 
-    def value_wins(self, record: Row) -> int:
+    def value_wins(self, record: StandingsRow) -> int:
         return record.wins
 
-    def render_win_pct(self, record: Row) -> str:
+    def render_win_pct(self, record: StandingsRow) -> str:
         return f"{round(record.win_pct * 100)}%" if record.games else "–"
 
-    def value_win_pct(self, record: Row) -> str:
+    def value_win_pct(self, record: StandingsRow) -> str:
         return f"{record.win_pct:.3f}"
 
-    def render_point_difference(self, record: Row) -> str:
+    def render_point_difference(self, record: StandingsRow) -> str:
         value = record.point_difference
         return f"{value:+d}" if value else "0"
 
-    def value_point_difference(self, record: Row) -> int:
+    def value_point_difference(self, record: StandingsRow) -> int:
         return record.point_difference
 
-    def render_now(self, record: Row) -> str:
+    def render_now(self, record: StandingsRow) -> str:
         found = self.now_playing.players if self.players else self.now_playing.entries
         return found.get(record.id, "")
 
@@ -185,34 +185,34 @@ class PlacingsTable(FastBody, tables.Table):
         order_by_field = "sort"
 
     def __init__(
-        self, data: Sequence[Row], *, event_id: int, now_playing: NowPlaying, **kwargs: Any
+        self, data: Sequence[StandingsRow], *, event_id: int, now_playing: NowPlaying, **kwargs: Any
     ) -> None:
         super().__init__(data, **kwargs)
         self.event_id = event_id
         self.now_playing = now_playing
 
-    def render_place(self, record: Row) -> str:
+    def render_place(self, record: StandingsRow) -> str:
         return record.place_text or "–"
 
-    def value_place(self, record: Row) -> str:
+    def value_place(self, record: StandingsRow) -> str:
         return record.place_text
 
-    def render_placing(self, record: Row) -> str:
+    def render_placing(self, record: StandingsRow) -> str:
         return placing_label(record.placing) or str(_("still playing"))
 
-    def value_placing(self, record: Row) -> str:
+    def value_placing(self, record: StandingsRow) -> str:
         return placing_label(record.placing)
 
-    def render_name(self, record: Row) -> SafeString:
+    def render_name(self, record: StandingsRow) -> SafeString:
         if not hasattr(self, "_link"):
             self._link = reverse("public:team", args=[self.event_id, ANY_ID])
         url = self._link.replace(str(ANY_ID), str(record.id))
         return format_html('<a href="{}">{}</a>', url, record.name)
 
-    def value_name(self, record: Row) -> str:
+    def value_name(self, record: StandingsRow) -> str:
         return record.name
 
-    def render_now(self, record: Row) -> str:
+    def render_now(self, record: StandingsRow) -> str:
         return self.now_playing.entries.get(record.id, "")
 
 

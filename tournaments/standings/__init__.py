@@ -20,14 +20,14 @@ from .queries import (
     season_leaderboard,
 )
 from .ranking import rank
-from .rows import Encounter, Row
+from .rows import Encounter, StandingsRow
 from .versions import Versions, event_versions, season_version, with_versions
 
 __all__ = [
     "METRICS",
     "Encounter",
     "EventTables",
-    "Row",
+    "StandingsRow",
     "Versions",
     "decided",
     "event_placings",

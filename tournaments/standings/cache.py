@@ -36,7 +36,7 @@ from .queries import (
     pool_standings,
     season_leaderboard,
 )
-from .rows import Row
+from .rows import StandingsRow
 from .versions import event_versions, season_version, with_versions
 
 log = logging.getLogger(__name__)
@@ -51,7 +51,7 @@ T = TypeVar("T")
 class EventTables:
     """Everything the standings of one event show. ``placings`` is THE event's order, for
     every format: the API, the organiser's pages, the public pages, the projector, the PDF and
-    the CSV all print it (``Row.place_text``: "5=" for a shared fifth).
+    the CSV all print it (``StandingsRow.place_text``: "5=" for a shared fifth).
 
     - "teams" (round robin, Swiss) and "players" (progressive): ranked by the event's
       tie-breaks; rows no tie-break separates share a place.
@@ -64,16 +64,16 @@ class EventTables:
 
     kind: str  # "teams", "players" (progressive), "placings" (elimination), "pools"
     order_by: list[str]
-    placings: list[Row] = field(default_factory=list)
-    pools: dict[int, list[Row]] = field(default_factory=dict)
+    placings: list[StandingsRow] = field(default_factory=list)
+    pools: dict[int, list[StandingsRow]] = field(default_factory=dict)
     knockout: bool = False
 
     @property
-    def rows(self) -> list[Row]:
+    def rows(self) -> list[StandingsRow]:
         """The ranked table of a round robin, Swiss or progressive event (its placings)."""
         return self.placings if self.kind in ("teams", "players") else []
 
-    def top(self, last: int) -> list[Row]:
+    def top(self, last: int) -> list[StandingsRow]:
         """The rows placed ``last`` or better, every row sharing a place included (two teams
         sharing 5th both appear in a top five)."""
         return [row for row in self.placings if 0 < row.place <= last]
@@ -124,7 +124,7 @@ def event_tables(*, event: Event, version: str | None = None) -> EventTables:
     return _cached(event_key(event.id), version, lambda: compute_event_tables(event))
 
 
-def season_table(*, season: Season, version: str | None = None) -> list[Row]:
+def season_table(*, season: Season, version: str | None = None) -> list[StandingsRow]:
     version = version or season_version(season)
     return _cached(season_key(season.id), version, lambda: season_leaderboard(season=season))
 

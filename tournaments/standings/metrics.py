@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from fractions import Fraction
 from typing import ClassVar
 
-from .rows import Encounter, Row
+from .rows import Encounter, StandingsRow
 
 NO_SEED = 1_000_000
 
@@ -24,14 +24,16 @@ class Metric:
     among_tied: ClassVar[bool] = False  # the value depends on which rows are tied
     needs_encounters: ClassVar[bool] = False
 
-    def prepare(self, rows: Sequence[Row], encounters: Sequence[Encounter]) -> None:
+    def prepare(self, rows: Sequence[StandingsRow], encounters: Sequence[Encounter]) -> None:
         """Fill in whatever the metric needs from the whole table."""
 
-    def values(self, tied: Sequence[Row], encounters: Sequence[Encounter]) -> dict[int, Value]:
+    def values(
+        self, tied: Sequence[StandingsRow], encounters: Sequence[Encounter]
+    ) -> dict[int, Value]:
         """Each tied row's value (by row id)."""
         return {row.id: self.value(row) for row in tied}
 
-    def value(self, row: Row) -> Value:
+    def value(self, row: StandingsRow) -> Value:
         raise NotImplementedError
 
 
@@ -57,7 +59,7 @@ class WinsMetric(Metric):
 
     name = "wins"
 
-    def value(self, row: Row) -> Value:
+    def value(self, row: StandingsRow) -> Value:
         return row.wins
 
 
@@ -67,7 +69,7 @@ class WinPercentageMetric(Metric):
 
     name = "win_pct"
 
-    def value(self, row: Row) -> Value:
+    def value(self, row: StandingsRow) -> Value:
         return row.win_fraction
 
 
@@ -75,7 +77,7 @@ class WinPercentageMetric(Metric):
 class PointDifferenceMetric(Metric):
     name = "point_difference"
 
-    def value(self, row: Row) -> Value:
+    def value(self, row: StandingsRow) -> Value:
         return row.point_difference
 
 
@@ -83,7 +85,7 @@ class PointDifferenceMetric(Metric):
 class PointsForMetric(Metric):
     name = "points_for"
 
-    def value(self, row: Row) -> Value:
+    def value(self, row: StandingsRow) -> Value:
         return row.points_for
 
 
@@ -93,7 +95,7 @@ class SeedMetric(Metric):
 
     name = "seed"
 
-    def value(self, row: Row) -> Value:
+    def value(self, row: StandingsRow) -> Value:
         return -(row.seed if row.seed is not None else NO_SEED)
 
 
@@ -104,7 +106,7 @@ class BuchholzMetric(Metric):
     name = "buchholz"
     needs_encounters = True
 
-    def prepare(self, rows: Sequence[Row], encounters: Sequence[Encounter]) -> None:
+    def prepare(self, rows: Sequence[StandingsRow], encounters: Sequence[Encounter]) -> None:
         by_id = {row.id: row for row in rows}
         for row in rows:
             row.opponents = []
@@ -116,7 +118,7 @@ class BuchholzMetric(Metric):
         for row in rows:
             row.buchholz = sum(by_id[o].wins for o in row.opponents if o in by_id)
 
-    def value(self, row: Row) -> Value:
+    def value(self, row: StandingsRow) -> Value:
         return row.buchholz
 
 
@@ -131,7 +133,9 @@ class HeadToHeadMetric(Metric):
     among_tied = True
     needs_encounters = True
 
-    def values(self, tied: Sequence[Row], encounters: Sequence[Encounter]) -> dict[int, Value]:
+    def values(
+        self, tied: Sequence[StandingsRow], encounters: Sequence[Encounter]
+    ) -> dict[int, Value]:
         ids = {row.id for row in tied}
         wins = dict.fromkeys(ids, 0)
         met: set[frozenset[int]] = set()

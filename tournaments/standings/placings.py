@@ -26,7 +26,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from .metrics import NO_SEED
-from .rows import Row
+from .rows import StandingsRow
 
 FINAL_STAGES = ("grand_final", "grand_final_reset")
 
@@ -97,7 +97,7 @@ def placings(matches: Sequence[BracketMatch]) -> dict[int, Band]:
     return placed
 
 
-def in_band(row: Row, band: Band | None) -> Row:
+def in_band(row: StandingsRow, band: Band | None) -> StandingsRow:
     """Sets the row's place from its band (0, not tied, while still playing)."""
     row.placing = band
     row.place = band[0] if band else 0
@@ -105,17 +105,19 @@ def in_band(row: Row, band: Band | None) -> Row:
     return row
 
 
-def display_key(row: Row) -> tuple[int, str, int]:
+def display_key(row: StandingsRow) -> tuple[int, str, int]:
     """The order of rows sharing a place: by seed, then name."""
     return (row.seed if row.seed is not None else NO_SEED, row.name, row.id)
 
 
-def after_pools(knockout: Sequence[Row], pools: Mapping[int, Sequence[Row]]) -> list[Row]:
+def after_pools(
+    knockout: Sequence[StandingsRow], pools: Mapping[int, Sequence[StandingsRow]]
+) -> list[StandingsRow]:
     """Pools then a knockout: the knockout's rows (placed by its bracket, in order), then the
     teams the pools eliminated, each pool position a shared band (copies of the pool rows;
     before the knockout is drawn, every team is placed this way)."""
     gone_on = {row.id for row in knockout}
-    by_position: dict[int, list[Row]] = {}
+    by_position: dict[int, list[StandingsRow]] = {}
     for rows in pools.values():
         stayed = [row for row in rows if row.id not in gone_on]
         for position, row in enumerate(stayed):

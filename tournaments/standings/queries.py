@@ -21,7 +21,7 @@ from ..models import Entry, Event, Pairing, Season
 from .metrics import metrics_named
 from .placings import BracketMatch, display_key, in_band, placings
 from .ranking import rank
-from .rows import Encounter, Row
+from .rows import Encounter, StandingsRow
 
 
 def decided(qs: QuerySet[Pairing]) -> QuerySet[Pairing]:
@@ -57,7 +57,7 @@ def _side_totals(qs: QuerySet[Pairing], side: str, key: str) -> QuerySet[Pairing
     )
 
 
-def _add(rows: dict[int, Row], totals: Iterable[dict[str, Any]], key: str) -> None:
+def _add(rows: dict[int, StandingsRow], totals: Iterable[dict[str, Any]], key: str) -> None:
     for t in totals:
         row = rows.get(t[key])
         if row is None:
@@ -87,9 +87,9 @@ def team_encounters(pairings: QuerySet[Pairing]) -> list[Encounter]:
 
 def _team_rows(
     event: Event, pairings: QuerySet[Pairing], entries: QuerySet[Entry]
-) -> dict[int, Row]:
+) -> dict[int, StandingsRow]:
     rows = {
-        e["id"]: Row(
+        e["id"]: StandingsRow(
             id=e["id"],
             name=e["name"],
             seed=e["seed"],
@@ -109,7 +109,7 @@ def event_standings(
     pool: int | None = None,
     before_round: int | None = None,
     tiebreaks: Sequence[str] | None = None,
-) -> list[Row]:
+) -> list[StandingsRow]:
     """Team standings of an event, in its tie-break order (3 queries; 4 when a metric reads
     the games: head-to-head, opponents' wins)."""
     entries = Entry.objects.filter(event=event)
@@ -125,7 +125,9 @@ def event_standings(
     return rank(rows.values(), order_by, encounters)
 
 
-def pool_standings(*, event: Event, tiebreaks: Sequence[str] | None = None) -> dict[int, list[Row]]:
+def pool_standings(
+    *, event: Event, tiebreaks: Sequence[str] | None = None
+) -> dict[int, list[StandingsRow]]:
     """Every pool's standings from the pool stage's games (pool number -> rows), with the
     same queries as one table, however many pools."""
     entries = Entry.objects.filter(event=event, pool__isnull=False)
@@ -133,7 +135,7 @@ def pool_standings(*, event: Event, tiebreaks: Sequence[str] | None = None) -> d
     order_by = list(tiebreaks or event.tiebreaks or DEFAULT_TIEBREAKS)
     rows = _team_rows(event, pairings, entries)
     encounters = team_encounters(pairings) if _needs_encounters(order_by) else []
-    pools: dict[int, list[Row]] = {}
+    pools: dict[int, list[StandingsRow]] = {}
     for row in rows.values():
         assert row.pool is not None
         pools.setdefault(row.pool, []).append(row)
@@ -195,7 +197,7 @@ def _stage_round(code: str) -> int:
     return int(head[1:]) if head[:1] in ("W", "L") and head[1:].isdigit() else 0
 
 
-def event_placings(*, event: Event) -> list[Row]:
+def event_placings(*, event: Event) -> list[StandingsRow]:
     """An elimination bracket's placings (1st, 2nd, 3rd–4th, …), with each team's record:
     the teams still playing first (place 0, most wins first), then every team whose event
     is over, by its band; teams sharing a band by seed, then name (4 queries). For a pools
@@ -244,7 +246,7 @@ def player_standings(
     pairings: QuerySet[Pairing],
     tiebreaks: Sequence[str] | None = None,
     seeds: dict[int, int | None] | None = None,
-) -> list[Row]:
+) -> list[StandingsRow]:
     """Individual standings: each player is credited with their partnership's results (the
     registered players; a substitute's game counts for the player they replaced). 5 queries,
     6 when a metric reads the games."""
@@ -261,7 +263,9 @@ def player_standings(
     seeds = seeds or {}
     ids.update(seeds)
     rows = {
-        p["id"]: Row(id=p["id"], name=p["name"], seed=seeds.get(p["id"]), public=p["is_public"])
+        p["id"]: StandingsRow(
+            id=p["id"], name=p["name"], seed=seeds.get(p["id"]), public=p["is_public"]
+        )
         for p in Player.objects.filter(id__in=ids).values("id", "name", "is_public")
     }
     for key, part in totals:
@@ -270,7 +274,7 @@ def player_standings(
     return rank(rows.values(), order_by, encounters)
 
 
-def event_player_standings(*, event: Event) -> list[Row]:
+def event_player_standings(*, event: Event) -> list[StandingsRow]:
     """Individual standings of a progressive event (every entered player, played or not)."""
     seeds = dict(
         Entry.objects.filter(event=event, player__isnull=False).values_list("player_id", "seed")
@@ -280,7 +284,7 @@ def event_player_standings(*, event: Event) -> list[Row]:
     )
 
 
-def season_leaderboard(*, season: Season) -> list[Row]:
+def season_leaderboard(*, season: Season) -> list[StandingsRow]:
     """Players over the season's club nights: wins, then point difference (or the season's
     own order)."""
     pairings = Pairing.objects.filter(event__season=season, event__kind=EventKind.CLUB_NIGHT)

@@ -16,12 +16,12 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from .metrics import NO_SEED, Metric, metrics_named
-from .rows import Encounter, Row
+from .rows import Encounter, StandingsRow
 
 
 def rank(
-    rows: Iterable[Row], order_by: Sequence[str], encounters: Sequence[Encounter] = ()
-) -> list[Row]:
+    rows: Iterable[StandingsRow], order_by: Sequence[str], encounters: Sequence[Encounter] = ()
+) -> list[StandingsRow]:
     """Rows best first, with ``place``, ``tied``, ``placing`` and ``decided_by`` set."""
     rows = list(rows)
     metrics = metrics_named(order_by)
@@ -30,7 +30,7 @@ def rank(
     for row in rows:
         row.decided_by = ""
     groups = _split(sorted(rows, key=_display_key), metrics, encounters)
-    ordered: list[Row] = []
+    ordered: list[StandingsRow] = []
     for group in groups:
         place = len(ordered) + 1
         for row in sorted(group, key=_display_key):
@@ -41,13 +41,13 @@ def rank(
     return ordered
 
 
-def _display_key(row: Row) -> tuple[int, str, int]:
+def _display_key(row: StandingsRow) -> tuple[int, str, int]:
     return (row.seed if row.seed is not None else NO_SEED, row.name, row.id)
 
 
 def _split(
-    group: list[Row], metrics: Sequence[Metric], encounters: Sequence[Encounter]
-) -> list[list[Row]]:
+    group: list[StandingsRow], metrics: Sequence[Metric], encounters: Sequence[Encounter]
+) -> list[list[StandingsRow]]:
     """``group`` as a list of tied groups, best first."""
     if len(group) <= 1 or not metrics:
         return [group]
@@ -56,7 +56,7 @@ def _split(
     levels = sorted(set(values.values()), reverse=True)
     if len(levels) == 1:
         return _split(group, rest, encounters)
-    result: list[list[Row]] = []
+    result: list[list[StandingsRow]] = []
     for index, level in enumerate(levels):
         bucket = [row for row in group if values[row.id] == level]
         again = metrics if metric.among_tied and len(bucket) > 1 else rest

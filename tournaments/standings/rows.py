@@ -8,7 +8,7 @@ from fractions import Fraction
 
 
 @dataclass
-class Row:
+class StandingsRow:
     """One team's (or, for individual standings, one player's) record.
 
     ``id`` is the entry's id for teams, the player's id for individual standings. Wins count

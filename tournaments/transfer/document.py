@@ -249,7 +249,7 @@ assert set(PAIRING_READERS) == set(PAIRING_FIELDS)
 
 
 @dataclass
-class Row:
+class DocumentRow:
     """One row of the file: what a sentence calls it, its values as they will be stored, and
     the rows of the file it names (by their refs, numbers or slugs)."""
 
@@ -261,24 +261,24 @@ class Row:
 
 
 @dataclass
-class GameRow(Row):
+class GameRow(DocumentRow):
     state: GameState | None = None  # after the confirmed hands (and a forfeit)
     hands: list[Hand] = field(default_factory=list)
 
 
 @dataclass
 class Document:
-    clubs: list[Row]
-    event: Row  # links: club (slug)
-    season: Row | None
-    players: list[Row]
-    teams: list[Row]  # links: club, player_one, player_two
-    entries: list[Row]  # links: team, player, club
-    rounds: list[Row]  # key: number
-    tables: list[Row]  # key: number
+    clubs: list[DocumentRow]
+    event: DocumentRow  # links: club (slug)
+    season: DocumentRow | None
+    players: list[DocumentRow]
+    teams: list[DocumentRow]  # links: club, player_one, player_two
+    entries: list[DocumentRow]  # links: team, player, club
+    rounds: list[DocumentRow]  # key: number
+    tables: list[DocumentRow]  # key: number
     games: list[GameRow]  # links: ns_team, ew_team, the four seats
-    pairings: list[Row]  # links: round, table, home, away, home_team, away_team, game, …
-    substitutions: list[Row]  # links: game, entry, replaced, substitute
+    pairings: list[DocumentRow]  # links: round, table, home, away, home_team, away_team, game, …
+    substitutions: list[DocumentRow]  # links: game, entry, replaced, substitute
 
 
 def need(data: Any, key: str, where: Said) -> Any:
@@ -441,7 +441,7 @@ def _link(
     return value
 
 
-def _clubs(data: Any) -> list[Row]:
+def _clubs(data: Any) -> list[DocumentRow]:
     rows = []
     for position, raw in _rows(data, "clubs", N_("Club")):
         where = N_("Club %(position)s of the file", position=position)
@@ -455,11 +455,11 @@ def _clubs(data: Any) -> list[Row]:
                 raw.get("default_preset") or "club", where
             ),
         }
-        rows.append(Row(where=where, values=values, key=slug, position=position))
+        rows.append(DocumentRow(where=where, values=values, key=slug, position=position))
     return rows
 
 
-def _event(raw: Any, slugs: set[str]) -> Row:
+def _event(raw: Any, slugs: set[str]) -> DocumentRow:
     where = N_("The event")
     club = _link(raw, "club", slugs, N_("a club's slug"), where, required=True)
     values = _values(raw, EVENT_READERS, where)
@@ -468,10 +468,10 @@ def _event(raw: Any, slugs: set[str]) -> Row:
         check_event_settings(Event(**values))
     except InvalidInput as exc:
         refuse(where, exc.message)
-    return Row(where=where, values=values, links={"club": club})
+    return DocumentRow(where=where, values=values, links={"club": club})
 
 
-def _season(raw: Any) -> Row | None:
+def _season(raw: Any) -> DocumentRow | None:
     if not raw:
         return None
     where = N_("The season")
@@ -485,10 +485,10 @@ def _season(raw: Any) -> Row | None:
     )
     if values["starts_on"] and values["ends_on"] and values["ends_on"] < values["starts_on"]:
         refuse(where, N_("it ends before it starts."))
-    return Row(where=N_("The season (%(name)s)", name=values["name"]), values=values)
+    return DocumentRow(where=N_("The season (%(name)s)", name=values["name"]), values=values)
 
 
-def _players(data: Any) -> list[Row]:
+def _players(data: Any) -> list[DocumentRow]:
     rows = []
     for position, raw in _rows(data, "players", N_("Player")):
         ref = _own_ref(raw, N_("Player"), position)
@@ -496,11 +496,11 @@ def _players(data: Any) -> list[Row]:
         name = _in(Player, "name").read(need(raw, "name", where), where)
         where = _named(N_("Player"), ref, name)
         email = _in(Player, "email").read(raw.get("email"), where)
-        rows.append(Row(where, {"name": name, "email": email}, key=ref, position=position))
+        rows.append(DocumentRow(where, {"name": name, "email": email}, key=ref, position=position))
     return rows
 
 
-def _teams(data: Any, slugs: set[str], players: set[int]) -> list[Row]:
+def _teams(data: Any, slugs: set[str], players: set[int]) -> list[DocumentRow]:
     rows = []
     for position, raw in _rows(data, "teams", N_("Team")):
         ref = _own_ref(raw, N_("Team"), position)
@@ -520,13 +520,13 @@ def _teams(data: Any, slugs: set[str], players: set[int]) -> list[Row]:
                     player=links["player_one"],
                 ),
             )
-        rows.append(Row(where, {"name": name}, key=ref, position=position, links=links))
+        rows.append(DocumentRow(where, {"name": name}, key=ref, position=position, links=links))
     return rows
 
 
 def _entries(
     data: Any, slugs: set[str], teams: set[int], players: set[int], individual: bool
-) -> list[Row]:
+) -> list[DocumentRow]:
     rows = []
     for position, raw in _rows(data, "entries", N_("Entry")):
         ref = _own_ref(raw, N_("Entry"), position)
@@ -543,13 +543,13 @@ def _entries(
             refuse(where, N_("an entry of an individual event is one player (and no team)."))
         if not individual and (links["team"] is None or links["player"] is not None):
             refuse(where, N_("an entry of a team event is one team (and no single player)."))
-        rows.append(Row(where, values, key=ref, position=position, links=links))
+        rows.append(DocumentRow(where, values, key=ref, position=position, links=links))
     return rows
 
 
 def _numbered(
     data: Any, key: str, kind: Said, numbers: tuple[int, int], readers: Mapping[str, Reader]
-) -> list[Row]:
+) -> list[DocumentRow]:
     """Rounds and tables: named and referred to by their number."""
     rows = []
     for position, raw in _rows(data, key, kind):
@@ -557,7 +557,7 @@ def _numbered(
         number = Whole("number", *numbers).read(need(raw, "number", where), where)
         where = N_("%(kind)s %(number)s", kind=kind, number=number or 0)
         values = {"number": number, **_values(raw, readers, where)}
-        rows.append(Row(where, values, key=number, position=position))
+        rows.append(DocumentRow(where, values, key=number, position=position))
     return rows
 
 
@@ -674,12 +674,12 @@ def _replay(
 
 def _pairings(
     data: Any,
-    rounds: list[Row],
-    tables: list[Row],
-    entries: list[Row],
-    teams: list[Row],
+    rounds: list[DocumentRow],
+    tables: list[DocumentRow],
+    entries: list[DocumentRow],
+    teams: list[DocumentRow],
     games: list[GameRow],
-) -> list[Row]:
+) -> list[DocumentRow]:
     raws = _rows(data, "pairings", N_("Pairing"))
     refs = [(position, _own_ref(raw, N_("Pairing"), position)) for position, raw in raws]
     pairing_refs = {ref for _, ref in refs}
@@ -732,12 +732,12 @@ def _pairings(
                 )
         if values["result"] == ResultKind.PENDING and values["winner_side"]:
             refuse(where, N_("a pending pairing has no winner_side."))
-        rows.append(Row(where, values, key=ref, position=position, links=links))
+        rows.append(DocumentRow(where, values, key=ref, position=position, links=links))
     _check_bracket(rows)
     return rows
 
 
-def _check_bracket(rows: list[Row]) -> None:
+def _check_bracket(rows: list[DocumentRow]) -> None:
     """The bracket's shape as its pages draw it: a third-place match stands beside the final
     of a winners' bracket, so a bracket with one has winners' bracket matches too."""
     matches = [row for row in rows if row.values["match_number"] is not None]
@@ -767,8 +767,8 @@ def _result_from_game(game: GameRow | None, result: str) -> bool:
 
 
 def _substitutions(
-    data: Any, games: list[GameRow], entries: list[Row], players: set[int]
-) -> list[Row]:
+    data: Any, games: list[GameRow], entries: list[DocumentRow], players: set[int]
+) -> list[DocumentRow]:
     rows = []
     game_refs, entry_refs = {g.key for g in games}, {e.key for e in entries}
     for position, raw in _rows(data, "substitutions", N_("Substitution")):
@@ -788,7 +788,7 @@ def _substitutions(
             "seat": SeatNumber("seat").read(need(raw, "seat", where), where),
             "reason": _in(Substitution, "reason").read(raw.get("reason"), where),
         }
-        rows.append(Row(where, values, position=position, links=links))
+        rows.append(DocumentRow(where, values, position=position, links=links))
     return rows
 
 
@@ -809,7 +809,7 @@ def _first_repeat(keyed: Iterable[tuple[Any, Hashable | None]]) -> tuple[Any, An
 
 def first_clash(document: Document) -> Said | None:
     """The first two rows of the file that the event cannot hold both of, as a sentence."""
-    by_position: list[tuple[list[Row], Sentence]] = [
+    by_position: list[tuple[list[DocumentRow], Sentence]] = [
         (
             document.clubs,
             N_("Clubs %(first)s and %(second)s of the file both have slug %(value)s."),
@@ -851,7 +851,7 @@ def first_clash(document: Document) -> Said | None:
             second=second,
             value=shown(name),
         )
-    by_ref: list[tuple[list[Row], Sentence, Any]] = [
+    by_ref: list[tuple[list[DocumentRow], Sentence, Any]] = [
         (
             document.entries,
             N_("Entries %(first)s and %(second)s both enter team %(value)s."),

@@ -58,7 +58,7 @@ from ..services.tables import new_code
 from .document import (
     THE_FILE,
     Document,
-    Row,
+    DocumentRow,
     check_header,
     event_club_slug,
     file_club_name,
@@ -411,7 +411,7 @@ def _clubs(doc: Document, scope: _Scope) -> dict[str, _FileClub]:
     return clubs
 
 
-def _season(row: Row | None, club: Club, scope: _Scope) -> Season | None:
+def _season(row: DocumentRow | None, club: Club, scope: _Scope) -> Season | None:
     if row is None:
         return None
     scope.writing = row.where
@@ -432,10 +432,10 @@ def _players(doc: Document, scope: _Scope, host: Club) -> dict[int, Player]:
     return match_players(raws, scope, host, scope.data, need)
 
 
-def _same_here(rows: list[Row], link: str, objects: Mapping[int, Any]) -> None:
+def _same_here(rows: list[DocumentRow], link: str, objects: Mapping[int, Any]) -> None:
     """Refuses two rows whose ``link`` (two rows of the file) is one record here: two players
     of the file with one email, two teams of the file that are one partnership."""
-    seen: dict[int, Row] = {}
+    seen: dict[int, DocumentRow] = {}
     for row in rows:
         ref = row.links[link]
         if ref is None:
@@ -466,7 +466,7 @@ SAME_HERE = {
 
 
 def _team_club(
-    row: Row, clubs: Mapping[str, _FileClub], event_club: Club, scope: _Scope
+    row: DocumentRow, clubs: Mapping[str, _FileClub], event_club: Club, scope: _Scope
 ) -> Club | None:
     """The club the team is made in: the file's, unless the actor does not organise it."""
     slug = row.links["club"]
@@ -522,7 +522,7 @@ def _teams(
 
 
 def _entry_club(
-    row: Row, clubs: Mapping[str, _FileClub], event: Event, scope: _Scope
+    row: DocumentRow, clubs: Mapping[str, _FileClub], event: Event, scope: _Scope
 ) -> Club | None:
     """The entry's home club: a club of the actor's (it only labels the entry, as at
     registration); one that is not here, or not the actor's, becomes the event's club."""
