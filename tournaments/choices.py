@@ -1,5 +1,7 @@
 """The closed sets of the events app, stored as their values."""
 
+from __future__ import annotations
+
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
@@ -16,6 +18,8 @@ class Format(models.TextChoices):
     SINGLE_ELIMINATION = "single_elimination", _("Single elimination")
     DOUBLE_ELIMINATION = "double_elimination", _("Double elimination")
     POOLS = "pools", _("Pools, then a knockout")
+    SWISS_KNOCKOUT = "swiss_knockout", _("Swiss, then a knockout")
+    ROUND_ROBIN_KNOCKOUT = "round_robin_knockout", _("Round robin, then a knockout")
     PROGRESSIVE = "progressive", _("Individual progressive")
 
     @property
@@ -23,8 +27,25 @@ class Format(models.TextChoices):
         return self in (Format.SINGLE_ELIMINATION, Format.DOUBLE_ELIMINATION)
 
     @property
+    def first_stage(self) -> Format | None:
+        """How a staged event's teams play before its knockout (None: the format is not
+        staged)."""
+        return {
+            Format.POOLS: Format.POOLS,
+            Format.SWISS_KNOCKOUT: Format.SWISS,
+            Format.ROUND_ROBIN_KNOCKOUT: Format.ROUND_ROBIN,
+        }.get(self)
+
+    @property
     def individual(self) -> bool:
         return self is Format.PROGRESSIVE
+
+
+class KnockoutKind(models.TextChoices):
+    """The bracket that ends a staged event."""
+
+    SINGLE = "single_elimination", _("Single elimination")
+    DOUBLE = "double_elimination", _("Double elimination")
 
 
 class Seeding(models.TextChoices):

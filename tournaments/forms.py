@@ -13,7 +13,15 @@ from kaiser_club.request_limits import LARGEST_ID
 from scoring.rules import PRESETS
 
 from . import limits
-from .choices import DEFAULT_TIEBREAKS, EventKind, Format, RegistrationMode, Seeding, SlotSide
+from .choices import (
+    DEFAULT_TIEBREAKS,
+    EventKind,
+    Format,
+    KnockoutKind,
+    RegistrationMode,
+    Seeding,
+    SlotSide,
+)
 from .models import Season
 from .rules_form import RulesForm, preset_title
 from .tiebreak_field import TiebreakOrderField
@@ -99,6 +107,22 @@ class EventForm(forms.Form):
         max_value=limits.POOL_ADVANCE[1],
         required=False,
         label=_("Teams of each pool that go on"),
+    )
+    knockout_size = forms.IntegerField(
+        min_value=limits.KNOCKOUT_SIZE[0],
+        max_value=limits.KNOCKOUT_SIZE[1],
+        required=False,
+        label=_("Teams that go on to the knockout"),
+        help_text=_(
+            "Swiss or round robin, then a knockout: the first teams of its standings, seeded "
+            "1 v last. Not a power of two: the top seeds get byes."
+        ),
+    )
+    knockout_kind = forms.ChoiceField(
+        choices=KnockoutKind.choices,
+        initial=KnockoutKind.SINGLE,
+        label=_("Knockout"),
+        help_text=_("The bracket after the pools, Swiss or round robin."),
     )
     verification = forms.BooleanField(
         required=False, initial=True, label=_("The other partnership confirms each hand")

@@ -10,6 +10,7 @@ FORFEIT_SCORE = (-MAX_TARGET, MAX_TARGET)
 ROUNDS = (1, 50)
 POOL_COUNT = (2, 64)
 POOL_ADVANCE = (1, 64)
+KNOCKOUT_SIZE = (2, 256)  # teams going on from a Swiss or round robin to its knockout
 MINUTES_PER_GAME = (1, MAX_TIME_LIMIT_MINUTES)
 POOL = (1, POOL_COUNT[1])  # a pool's number
 # Numbers an imported event's rows carry: what generation, "add a table" and the bracket count

@@ -45,7 +45,7 @@ def last_winners_round(event: Any) -> int:
     cached = getattr(event, "_last_winners_round", None)
     if cached is not None:
         return int(cached)
-    if event.format not in (Format.SINGLE_ELIMINATION, Format.POOLS):
+    if event.double_bracket or not (event.is_bracket or event.staged):
         return 0
     from .models import Pairing
 
@@ -59,7 +59,7 @@ def last_winners_round(event: Any) -> int:
 
 def _knockout_round(event: Any, number: int, *, plural: bool) -> Sentence:
     """A single-elimination winners' round by its distance from the final."""
-    if event.format == Format.DOUBLE_ELIMINATION:
+    if event.double_bracket:
         return N_("Winners' round %(n)s", n=number)
     to_go = last_winners_round(event) - number
     if to_go == 0:
@@ -97,7 +97,18 @@ def round_said(round_: Any, event: Any) -> Said:
         return str(round_.label)
     if event.format == Format.POOLS:
         return N_("Pool stage, round %(n)s", n=round_.number)
+    if event.format == Format.SWISS_KNOCKOUT:
+        return N_("Swiss stage, round %(n)s", n=round_.number)
+    if event.format == Format.ROUND_ROBIN_KNOCKOUT:
+        return N_("Round-robin stage, round %(n)s", n=round_.number)
     return N_("Round %(n)s", n=round_.number)
+
+
+def first_stage_title(event: Any) -> str:
+    """The heading of a staged event's Swiss or round-robin table, in the active language."""
+    if event.format == Format.ROUND_ROBIN_KNOCKOUT:
+        return _("Round-robin stage")
+    return _("Swiss stage")
 
 
 def round_name(round_: Any, event: Any) -> str:
@@ -112,7 +123,7 @@ def game_name(pairing: Any, event: Any, *, short: bool = False) -> str:
     match = CODE.match(pairing.code or "")
     if match is not None:
         code, index = match.group(1), match.group(2)
-        double = event.format == Format.DOUBLE_ELIMINATION
+        double = event.double_bracket
         if short and index is not None and double and code[0] in "WL":
             return _("Round %(n)s, game %(i)s") % {"n": int(code[1:]), "i": index}
         stage = _stage(event, code, plural=False)

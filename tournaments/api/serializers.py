@@ -13,7 +13,7 @@ from kaiser_club.models import Player
 from kaiser_club.request_limits import LARGEST_ID
 
 from .. import limits
-from ..choices import EventKind, Format, RegistrationMode, Seeding, SlotSide, Tiebreak
+from ..choices import EventKind, Format, KnockoutKind, RegistrationMode, Seeding, SlotSide, Tiebreak
 from ..models import Entry, Event, GenerationJob, Pairing, Round, Season, Table
 from ..services.tables import display_code, table_path
 
@@ -73,6 +73,8 @@ class EventSerializer(serializers.ModelSerializer[Event]):
             "grand_final_reset",
             "pool_count",
             "pool_advance",
+            "knockout_size",
+            "knockout_kind",
             "verification",
             "public_pages",
             "registration",
@@ -123,6 +125,18 @@ class EventSettingsSerializer(serializers.Serializer[dict[str, Any]]):
         allow_null=True,
         min_value=limits.POOL_ADVANCE[0],
         max_value=limits.POOL_ADVANCE[1],
+    )
+    knockout_size = serializers.IntegerField(
+        required=False,
+        allow_null=True,
+        min_value=limits.KNOCKOUT_SIZE[0],
+        max_value=limits.KNOCKOUT_SIZE[1],
+        help_text="Swiss or round robin, then a knockout: the teams that go on to it.",
+    )
+    knockout_kind = serializers.ChoiceField(
+        choices=KnockoutKind.choices,
+        required=False,
+        help_text="The knockout after a staged event's first stage.",
     )
     verification = serializers.BooleanField(required=False)
     public_pages = serializers.BooleanField(required=False)

@@ -9,7 +9,15 @@ from django.utils.translation import gettext_lazy as _
 
 from kaiser_club.models import Club
 
-from ..choices import EventKind, EventStatus, Format, RegistrationMode, Seeding, default_tiebreaks
+from ..choices import (
+    EventKind,
+    EventStatus,
+    Format,
+    KnockoutKind,
+    RegistrationMode,
+    Seeding,
+    default_tiebreaks,
+)
 
 
 class Season(models.Model):
@@ -68,6 +76,17 @@ class Event(models.Model):
     pool_advance = models.PositiveSmallIntegerField(
         null=True, blank=True, help_text=_("Teams of each pool that go on to the knockout.")
     )
+    knockout_size = models.PositiveSmallIntegerField(
+        null=True,
+        blank=True,
+        help_text=_("Teams that go on from the Swiss or round robin to the knockout."),
+    )
+    knockout_kind = models.CharField(
+        max_length=20,
+        choices=KnockoutKind.choices,
+        default=KnockoutKind.SINGLE,
+        help_text=_("The knockout after the first stage."),
+    )
     verification = models.BooleanField(
         default=True, help_text=_("A player of the other partnership confirms each hand.")
     )
@@ -112,6 +131,18 @@ class Event(models.Model):
     @property
     def individual(self) -> bool:
         return self.format_enum.individual
+
+    @property
+    def staged(self) -> bool:
+        """A first stage (pools, Swiss, round robin), then a knockout, in one event."""
+        return self.format_enum.first_stage is not None
+
+    @property
+    def double_bracket(self) -> bool:
+        """Whether the event's bracket (its whole draw, or its knockout) is double elimination."""
+        if self.staged:
+            return self.knockout_kind == KnockoutKind.DOUBLE
+        return self.format == Format.DOUBLE_ELIMINATION
 
     @property
     def time_limit(self) -> int | None:

@@ -10,7 +10,7 @@ are the frozen dataclasses of ``model``.
 from .advance import Advancement, SlotFill, advance, affected_matches, initial_fills
 from .bracket import Bracket, LoserOf, Match, Seeded, Side, SlotRef, Source, Stage, WinnerOf
 from .double_elimination import double_elimination
-from .knockout import knockout, qualifiers
+from .knockout import knockout_bracket, qualifiers
 from .model import (
     Bye,
     Entrant,
@@ -59,7 +59,7 @@ __all__ = [
     "bracket_positions",
     "double_elimination",
     "initial_fills",
-    "knockout",
+    "knockout_bracket",
     "knockout_seeds",
     "pair_cost",
     "pool_rounds",

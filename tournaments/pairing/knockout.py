@@ -34,7 +34,7 @@ def qualifiers(order: Sequence[int], *, size: int) -> list[int]:
     return list(order[:size])
 
 
-def knockout(
+def knockout_bracket(
     seeds: Sequence[int], *, double: bool, third_place: bool = False, reset: bool = True
 ) -> Bracket:
     """The bracket among ``seeds`` (seed 1 first): single elimination (with a game for third

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from itertools import combinations, product
 
 from .bracket import Bracket
-from .knockout import knockout
+from .knockout import knockout_bracket
 from .matching import perfect_matching
 from .model import N_, Entrant, PairingError, PlannedRound, check_unique_ids, seed_order
 from .round_robin import round_robin_schedule
@@ -219,7 +219,7 @@ def pools_knockout(
     """The single-elimination knockout between the first ``qualifiers`` teams of each pool
     (see module doc)."""
     seeds = knockout_seeds(finishing, qualifiers=qualifiers)
-    return knockout(seeds, double=False, third_place=third_place)
+    return knockout_bracket(seeds, double=False, third_place=third_place)
 
 
 def _crossing(pool: int, pools: int) -> int:

@@ -26,7 +26,7 @@ from django.views.decorators.http import require_GET
 
 from ..choices import Tiebreak
 from ..models import Event
-from ..naming import remember_rounds
+from ..naming import first_stage_title, remember_rounds
 from ..pairing.pools import pool_name
 from ..standings import event_tables, event_versions, season_table, season_version
 from ..standings.versions import Versions
@@ -206,6 +206,11 @@ def _standings_tables(
             rows, order_by_metrics=standings.order_by, prefix=f"p{number}-", **common
         )
         sections.append((_("Pool %(name)s") % {"name": pool_name(number - 1)}, table))
+    if standings.kind == "staged":
+        table = StandingsTable(
+            standings.first_stage, order_by_metrics=standings.order_by, prefix="s-", **common
+        )
+        sections.append((first_stage_title(event), table))
     if standings.kind == "placings" or standings.knockout:
         sections.append((_("Final placings"), PlacingsTable(standings.placings, **common)))
     return standings, sections

@@ -24,7 +24,7 @@ from scoring.rules import KaiserBid, NoTrump, RuleSet, StealTheFive
 from ..choices import ResultKind, SlotSide, Tiebreak
 from ..game_result import pairing_result
 from ..models import Event, Pairing, ReportJob, Round, Table
-from ..naming import game_name, round_name
+from ..naming import first_stage_title, game_name, round_name
 from ..qr import qr_svg
 from ..rules_form import preset_title
 from ..selectors import PAIRING_RELATED
@@ -163,6 +163,12 @@ def standings_data(*, event: Event) -> dict[str, Any]:
         if found.knockout or not found.pools:
             title = _("Final placings") if found.knockout else ""
             sections.append(StandingsSection(title, [_row(r) for r in found.placings]))
+    elif found.kind == "staged":
+        stage = [_row(r) for r in found.first_stage]
+        sections.append(StandingsSection(first_stage_title(event), stage))
+        if found.knockout:
+            placed = [_row(r) for r in found.placings]
+            sections.append(StandingsSection(_("Final placings"), placed))
     elif found.kind == "placings":
         sections.append(StandingsSection(_("Final placings"), [_row(r) for r in found.placings]))
     else:

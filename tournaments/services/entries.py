@@ -41,6 +41,7 @@ FIXED_DRAW = {
     Format.SINGLE_ELIMINATION,
     Format.DOUBLE_ELIMINATION,
     Format.POOLS,
+    Format.ROUND_ROBIN_KNOCKOUT,
 }
 
 

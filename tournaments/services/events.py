@@ -18,7 +18,8 @@ from scoring import services as scoring
 from scoring.models import Game
 from scoring.rules import RuleSet, RuleSetInvalid
 
-from ..choices import EventKind, EventStatus, Format, Seeding, Tiebreak
+from .. import limits
+from ..choices import EventKind, EventStatus, Format, KnockoutKind, Seeding, Tiebreak
 from ..models import Event, Pairing, Round, Season
 from .games import event_rules, game_for, game_touched
 from .results import lock_event, refresh_status
@@ -31,6 +32,8 @@ PAIRING_SETTINGS = {
     "grand_final_reset",
     "pool_count",
     "pool_advance",
+    "knockout_size",
+    "knockout_kind",
     "check_in_required",
 }
 EDITABLE = {
@@ -118,6 +121,12 @@ def _check(event: Event) -> None:
             N_("A pools event needs the number of pools and how many of each go on."),
             field_errors={"pool_count": [N_("Required for pools.")]},
         )
+    _check_knockout(event, fmt)
+    if fmt == Format.SWISS_KNOCKOUT and not event.rounds:
+        raise InvalidInput(
+            N_("Say how many Swiss rounds are played before the knockout."),
+            field_errors={"rounds": [N_("Required for this format.")]},
+        )
     if fmt in (Format.SWISS, Format.PROGRESSIVE) and not event.rounds:
         raise InvalidInput(
             N_("Say how many rounds this %(label)s event plays.", label=fmt.label),
@@ -136,6 +145,47 @@ def _check(event: Event) -> None:
                 "Seeding is one of: %(choices)s.",
                 choices=", ".join(Seeding.values),
             )
+        )
+
+
+def _check_knockout(event: Event, fmt: Format) -> None:
+    """A Swiss or round robin then a knockout says how many teams go on, and which knockout
+    they play: any size from two (one that is not a power of two gives the top seeds byes) up to
+    the event's places; whether that many teams play is checked when the first round is drawn,
+    since teams are entered until then."""
+    if event.knockout_kind not in KnockoutKind.values:
+        raise InvalidInput(
+            N_(
+                "The knockout is one of: %(choices)s.",
+                choices=", ".join(KnockoutKind.values),
+            ),
+            field_errors={"knockout_kind": [N_("Not a knockout this app knows.")]},
+        )
+    if fmt not in (Format.SWISS_KNOCKOUT, Format.ROUND_ROBIN_KNOCKOUT):
+        return
+    low, high = limits.KNOCKOUT_SIZE
+    if event.knockout_size is None:
+        raise InvalidInput(
+            N_("Say how many teams go on from the first stage to the knockout."),
+            field_errors={"knockout_size": [N_("Required for this format.")]},
+        )
+    if not low <= event.knockout_size <= high:
+        raise InvalidInput(
+            N_(
+                "Between %(low)s and %(high)s teams go on to the knockout.",
+                low=low,
+                high=high,
+            ),
+            field_errors={"knockout_size": [N_("Out of range.")]},
+        )
+    if event.capacity is not None and event.knockout_size > event.capacity:
+        raise InvalidInput(
+            N_(
+                "The knockout takes %(size)s teams, more than the event's %(places)s places.",
+                size=event.knockout_size,
+                places=event.capacity,
+            ),
+            field_errors={"knockout_size": [N_("More than the event's places.")]},
         )
 
 

@@ -28,6 +28,7 @@ from ..models import Entry, Event, GenerationJob, Pairing, Round
 from ..pairing import pools as pools_module
 from ..pairing import round_robin as rr
 from ..pairing import swiss
+from ..pairing.knockout import knockout_bracket, qualifiers
 from ..pairing.model import (
     Bye,
     Entrant,
@@ -42,7 +43,7 @@ from ..standings import event_standings, pool_standings
 from .brackets import make_bracket, store_bracket
 from .entries import team_for
 from .games import drop_games, event_rules, games_for
-from .results import forfeit_points, lock_event, refresh_bye_points
+from .results import forfeit_points, lock_event, refresh_bye_points, round_robin_rounds
 from .tables import tables_ensure
 
 log = logging.getLogger(__name__)
@@ -163,8 +164,9 @@ def generate(*, event: Event, by: User | None = None) -> tuple[Sentence, int]:
     rounds = list(Round.objects.filter(event=event).order_by("number"))
     if fmt.is_bracket:
         return _bracket(event, rounds, by)
-    if fmt == Format.POOLS and _pool_stage_over(event, rounds):
+    if fmt.first_stage is not None and _first_stage_over(event, rounds):
         return _knockout(event, rounds, by)
+    stage = fmt.first_stage or fmt  # how the rounds before a knockout are paired
     last = rounds[-1] if rounds else None
     if last is not None and not last.started:
         number = last.number
@@ -173,11 +175,11 @@ def generate(*, event: Event, by: User | None = None) -> tuple[Sentence, int]:
         number = (last.number + 1) if last else 1
         if last is not None:
             _check_round_over(last)
-    if fmt == Format.ROUND_ROBIN:
+    if stage == Format.ROUND_ROBIN:
         plan, entries = _round_robin(event, number)
-    elif fmt == Format.SWISS:
+    elif stage == Format.SWISS:
         plan, entries = _swiss(event, number)
-    elif fmt == Format.POOLS:
+    elif stage == Format.POOLS:
         plan, entries, pool_of = _pools(event, number)
         round_ = store_round(
             event=event, number=number, plan=plan, entries=entries, by=by, pool_of=pool_of
@@ -193,10 +195,12 @@ def generate(*, event: Event, by: User | None = None) -> tuple[Sentence, int]:
             ),
             number,
         )
-    elif fmt == Format.PROGRESSIVE:
+    elif stage == Format.PROGRESSIVE:
         return _progressive(event, number, by)
     else:  # pragma: no cover - every format is handled above
         raise InvalidInput(N_("Generating %(label)s events is not available.", label=fmt.label))
+    if event.knockout_size and number == 1:
+        _check_knockout_fits(event, teams=len(entries))
     round_ = store_round(event=event, number=number, plan=plan, entries=entries, by=by)
     _mark_running(event)
     games = sum(1 for p in plan.pairings)
@@ -486,17 +490,42 @@ def _pools(event: Event, number: int) -> tuple[PlannedRound, dict[int, Entry], d
     return PlannedRound(number, tuple(games), tuple(byes)), {e.id: e for e in entries}, pool_of
 
 
-def _pool_stage_over(event: Event, rounds: Sequence[Round]) -> bool:
-    """Whether the next thing to generate is the knockout (or a new draw of it)."""
+def _first_stage_over(event: Event, rounds: Sequence[Round]) -> bool:
+    """Whether the next thing to generate is the knockout (or a new draw of it): the first
+    stage's last round has begun, or the knockout exists."""
     if not rounds:
         return False
     if Pairing.objects.filter(event=event, match_number__isnull=False).exists():
         return True
-    entries = list(Entry.objects.filter(event=event, pool__isnull=False))
-    stage_rounds = max(
-        (len(pools_module.pool_rounds(p)) for p in _pool_list(event, entries)), default=0
-    )
-    return rounds[-1].number >= stage_rounds and rounds[-1].started
+    return rounds[-1].number >= _first_stage_rounds(event) and rounds[-1].started
+
+
+def _first_stage_rounds(event: Event) -> int:
+    """The rounds of a staged event's first stage: its longest pool's round robin, the Swiss
+    rounds the organiser set, or the round robin of the first round's field."""
+    stage = event.format_enum.first_stage
+    if stage == Format.POOLS:
+        entries = list(Entry.objects.filter(event=event, pool__isnull=False))
+        return max(
+            (len(pools_module.pool_rounds(p)) for p in _pool_list(event, entries)), default=0
+        )
+    if stage == Format.SWISS:
+        return event.rounds or 0
+    return round_robin_rounds(event)
+
+
+def _check_knockout_fits(event: Event, *, teams: int) -> None:
+    """A Swiss or round robin starts only if its knockout can be filled."""
+    size = event.knockout_size or 0
+    if teams < size:
+        raise InvalidInput(
+            N_(
+                "The knockout takes %(size)s teams, but only %(teams)s would play the first "
+                "stage. Lower the knockout's size in the event's settings, or enter more teams.",
+                size=size,
+                teams=teams,
+            )
+        )
 
 
 def _knockout(event: Event, rounds: list[Round], by: User | None) -> tuple[Sentence, int]:
@@ -505,21 +534,25 @@ def _knockout(event: Event, rounds: list[Round], by: User | None) -> tuple[Sente
         raise InvalidInput(N_("The knockout is under way: it advances by itself as games end."))
     if knockout:
         delete_rounds(knockout)
-    pool_stage = [r for r in rounds if r not in knockout]
-    _check_round_over(pool_stage[-1])
+    first_stage = [r for r in rounds if r not in knockout]
+    _check_round_over(first_stage[-1])
     if Pairing.objects.filter(
-        round__in=pool_stage, result=ResultKind.PENDING, cancelled=False
+        round__in=first_stage, result=ResultKind.PENDING, cancelled=False
     ).exists():
-        raise InvalidInput(N_("Every pool game needs its result before the knockout is drawn."))
-    assert event.pool_advance
-    # The pool tables every surface shows: their leaders go on.
-    finishing = [[row.id for row in rows] for rows in pool_standings(event=event).values()]
-    bracket = pools_module.pools_knockout(
-        finishing, qualifiers=event.pool_advance, third_place=event.third_place
+        if event.format == Format.POOLS:
+            raise InvalidInput(N_("Every pool game needs its result before the knockout is drawn."))
+        raise InvalidInput(
+            N_("Every game of the first stage needs its result before the knockout is drawn.")
+        )
+    bracket = knockout_bracket(
+        _knockout_seeds(event),
+        double=event.double_bracket,
+        third_place=event.third_place,
+        reset=event.grand_final_reset,
     )
     ids = set(bracket.seeds)
     entries = {e.id: e for e in Entry.objects.filter(id__in=ids).select_related(*TEAM_PLAYERS)}
-    first = pool_stage[-1].number + 1
+    first = first_stage[-1].number + 1
     stored = store_bracket(event=event, bracket=bracket, entries=entries, first_round=first, by=by)
     said = N_(
         "Knockout of %(teams)s teams: %(games)s games in %(rounds)s rounds.",
@@ -528,6 +561,20 @@ def _knockout(event: Event, rounds: list[Round], by: User | None) -> tuple[Sente
         rounds=len(stored),
     )
     return (said, first)
+
+
+def _knockout_seeds(event: Event) -> list[int]:
+    """The knockout's teams, seed 1 first, from the standings every surface shows: the pool
+    tables' leaders, crossed; or the first ``knockout_size`` teams of the Swiss or round
+    robin, by its tie-breaks (a withdrawn team does not go on: the next one does)."""
+    if event.format == Format.POOLS:
+        assert event.pool_advance
+        finishing = [[row.id for row in rows] for rows in pool_standings(event=event).values()]
+        return pools_module.knockout_seeds(finishing, qualifiers=event.pool_advance)
+    assert event.knockout_size
+    standings = event_standings(event=event, first_stage=True)
+    order = [row.id for row in standings if not row.withdrawn]
+    return qualifiers(order, size=event.knockout_size)
 
 
 # --- individual progressive -----------------------------------------------------------------

@@ -472,15 +472,15 @@ def refresh_status(*, event: Event, round_ids: Sequence[int]) -> None:
 
 def last_round_made(event: Event) -> bool:
     """Whether the event's last round exists, so that it ends when its last game does: a
-    bracket (or a pools event's knockout) is made whole; a round robin has as many rounds as
-    its schedule of the first round's field, whatever "Rounds" says (blank, or another
-    number); Swiss and progressive events play the rounds the organiser set."""
+    bracket (or a staged event's knockout, which ends it) is made whole; a round robin has as
+    many rounds as its schedule of the first round's field, whatever "Rounds" says (blank, or
+    another number); Swiss and progressive events play the rounds the organiser set."""
     if event.is_bracket or Pairing.objects.filter(event=event, match_number__isnull=False).exists():
         return True
     made = Round.objects.filter(event=event).count()
     if event.format == Format.ROUND_ROBIN:
         return made > 0 and made >= round_robin_rounds(event)
-    if event.format == Format.POOLS:
+    if event.staged:
         return False  # the knockout ends it
     return event.rounds is not None and made >= event.rounds
 

@@ -27,7 +27,7 @@ from scoring.models import GameChange
 
 from ..choices import DEFAULT_TIEBREAKS, EventKind, ResultKind
 from ..models import Event, Pairing, Season
-from .placings import after_pools
+from .placings import after_first_stage, after_pools
 from .queries import (
     bracket_matches,
     event_placings,
@@ -41,7 +41,7 @@ from .versions import event_versions, season_version, with_versions
 
 log = logging.getLogger(__name__)
 
-PREFIX = "kaiser:standings:v2"  # v2: rows carry their band; one placings list
+PREFIX = "kaiser:standings:v3"  # v3: a staged event's first stage
 # What a game in progress records hand by hand: none of it can change a result.
 HANDS_ADDED = (HandAction.RECORD, HandAction.CONFIRM, HandAction.DISCARD)
 T = TypeVar("T")
@@ -60,13 +60,17 @@ class EventTables:
     - "pools": the knockout's placings, then the teams the pools eliminated, by their place
       in their pool (``placings.after_pools``); ``pools`` holds each pool's own table, and
       ``knockout`` says whether the knockout has been drawn.
+    - "staged" (a Swiss or round robin, then a knockout): the knockout's placings, then the
+      teams that did not go on, by the first stage's standings
+      (``placings.after_first_stage``); ``first_stage`` holds that stage's own table.
     """
 
-    kind: str  # "teams", "players" (progressive), "placings" (elimination), "pools"
+    kind: str  # "teams", "players" (progressive), "placings" (elimination), "pools", "staged"
     order_by: list[str]
     placings: list[StandingsRow] = field(default_factory=list)
     pools: dict[int, list[StandingsRow]] = field(default_factory=dict)
     knockout: bool = False
+    first_stage: list[StandingsRow] = field(default_factory=list)
 
     @property
     def rows(self) -> list[StandingsRow]:
@@ -94,6 +98,16 @@ def compute_event_tables(event: Event) -> EventTables:
             order_by,
             placings=after_pools(knockout, pools),
             pools=pools,
+            knockout=bool(knockout),
+        )
+    if event.staged:
+        stage = event_standings(event=event, first_stage=True)
+        knockout = event_placings(event=event) if bracket_matches(event) else []
+        return EventTables(
+            "staged",
+            order_by,
+            placings=after_first_stage(knockout, stage),
+            first_stage=stage,
             knockout=bool(knockout),
         )
     return EventTables("teams", order_by, placings=event_standings(event=event))

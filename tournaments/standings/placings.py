@@ -17,6 +17,10 @@ Pools, then a knockout: the knockout's teams take the first places, by its brack
 the pools eliminated follow, by the place they finished in their pool: every pool's first
 team not to go on shares the next band, then every pool's next, and so on. Pools are not of
 one strength (nor always of one size), so their records are not compared across pools.
+
+A Swiss or a round robin, then a knockout: the knockout's teams first, by its bracket; then
+the others, in the order of the first stage's standings, teams that shared a place there
+sharing one here.
 """
 
 from __future__ import annotations
@@ -122,10 +126,36 @@ def after_pools(
         stayed = [row for row in rows if row.id not in gone_on]
         for position, row in enumerate(stayed):
             by_position.setdefault(position, []).append(row)
+    groups = [sorted(by_position[position], key=display_key) for position in sorted(by_position)]
+    return _placed_after(knockout, groups)
+
+
+def after_first_stage(
+    knockout: Sequence[StandingsRow], stage: Sequence[StandingsRow]
+) -> list[StandingsRow]:
+    """A Swiss or round robin then a knockout: the knockout's rows (placed by its bracket, in
+    order), then the teams that did not go on, in the first stage's order (``stage``: its
+    ranked standings), rows that shared a place there sharing a band (copies of the stage's
+    rows; before the knockout is drawn, every team is placed this way)."""
+    gone_on = {row.id for row in knockout}
+    groups: list[list[StandingsRow]] = []
+    for row in stage:
+        if row.id in gone_on:
+            continue
+        if groups and groups[-1][0].placing == row.placing and row.tied:
+            groups[-1].append(row)
+        else:
+            groups.append([row])
+    return _placed_after(knockout, groups)
+
+
+def _placed_after(
+    knockout: Sequence[StandingsRow], groups: Sequence[Sequence[StandingsRow]]
+) -> list[StandingsRow]:
+    """The knockout's rows, then each group of rows as one band below them."""
     result = list(knockout)
     following = len(knockout) + 1
-    for position in sorted(by_position):
-        group = sorted(by_position[position], key=display_key)
+    for group in groups:
         band = (following, following + len(group) - 1)
         for row in group:
             result.append(in_band(dataclasses.replace(row, opponents=list(row.opponents)), band))

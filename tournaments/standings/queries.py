@@ -109,11 +109,15 @@ def event_standings(
     pool: int | None = None,
     before_round: int | None = None,
     tiebreaks: Sequence[str] | None = None,
+    first_stage: bool = False,
 ) -> list[StandingsRow]:
     """Team standings of an event, in its tie-break order (3 queries; 4 when a metric reads
-    the games: head-to-head, opponents' wins)."""
+    the games: head-to-head, opponents' wins). ``first_stage``: a staged event's Swiss or
+    round robin alone, its knockout's games left out."""
     entries = Entry.objects.filter(event=event)
     pairings = decided(Pairing.objects.filter(event=event))
+    if first_stage:
+        pairings = pairings.filter(match_number__isnull=True)
     if pool is not None:
         entries = entries.filter(pool=pool)
         pairings = pairings.filter(pool=pool)

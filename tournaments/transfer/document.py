@@ -159,6 +159,8 @@ EVENT_READERS: dict[str, Reader] = {
     "grand_final_reset": _in(Event, "grand_final_reset"),
     "pool_count": _in(Event, "pool_count", within=limits.POOL_COUNT),
     "pool_advance": _in(Event, "pool_advance", within=limits.POOL_ADVANCE),
+    "knockout_size": _in(Event, "knockout_size", within=limits.KNOCKOUT_SIZE),
+    "knockout_kind": _in(Event, "knockout_kind"),
     "verification": _in(Event, "verification"),
     "public_pages": _in(Event, "public_pages"),
 }

@@ -42,6 +42,8 @@ EVENT_FIELDS = [
     "grand_final_reset",
     "pool_count",
     "pool_advance",
+    "knockout_size",
+    "knockout_kind",
     "verification",
     "public_pages",
 ]

@@ -20,7 +20,7 @@ from .. import services
 from ..choices import EventStatus, Format
 from ..forms import EventForm, EventSettingsForm, RulesForm
 from ..models import Event, GenerationJob, Season
-from ..naming import remember_rounds, round_name
+from ..naming import first_stage_title, remember_rounds, round_name
 from ..pairing.pools import pool_name
 from ..permissions import EventAction, may_on_event
 from ..selectors import bracket_of, entries_of, events_visible_to, latest_job, rounds_of
@@ -78,12 +78,14 @@ def event_detail(request: HttpRequest, event: Event) -> HttpResponse:
     manage = may_on_event(user=request.user, action=EventAction.MANAGE, event=event)
     tables = event_tables(event=event)
     standings = tables.placings
-    pools = []
+    stages = []
     if event.format == Format.POOLS:
-        pools = [
+        stages = [
             (_("Pool %(name)s") % {"name": pool_name(number - 1)}, rows)
             for number, rows in sorted(tables.pools.items())
         ]
+    elif tables.kind == "staged":
+        stages = [(first_stage_title(event), tables.first_stage)]
     finished = event.status == EventStatus.FINISHED
     rounds = list(rounds_of(event=event))
     remember_rounds(event, rounds)
@@ -96,7 +98,7 @@ def event_detail(request: HttpRequest, event: Event) -> HttpResponse:
             "rounds": rounds,
             "job": None if finished else latest_job(event=event),
             "finished": finished,
-            "pools": pools,
+            "stages": stages,
             "entry_count": entries_of(event=event).exclude(status="withdrawn").count(),
             "standings": standings,
         },

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from tournaments.pairing.bracket import Seeded, Stage
-from tournaments.pairing.knockout import knockout, qualifiers
+from tournaments.pairing.knockout import knockout_bracket, qualifiers
 from tournaments.pairing.model import PairingError
 
 # Team ids in the first stage's finishing order: 1st is team 108, 2nd is 107, …
@@ -27,31 +27,31 @@ def test_the_first_n_of_the_standings_go_on_in_their_order() -> None:
 
 
 def test_eight_go_on_and_meet_one_v_eight_four_v_five_two_v_seven_three_v_six() -> None:
-    bracket = knockout(qualifiers(STANDINGS, size=8), double=False)
+    bracket = knockout_bracket(qualifiers(STANDINGS, size=8), double=False)
     assert first_round(bracket) == [(1, 8), (4, 5), (2, 7), (3, 6)]
-    teams_by_seed = {m.home.seed: m.home.team for m in bracket.stage(Stage.WINNERS)[:4]}
-    assert teams_by_seed[1] == 108  # the first stage's winner is seed 1
+    top = bracket.stage(Stage.WINNERS)[0].home
+    assert top == Seeded(team=108, seed=1)  # the first stage's winner is seed 1
     assert bracket.games == 7
 
 
 def test_six_go_on_and_the_top_two_seeds_get_the_byes() -> None:
-    bracket = knockout(qualifiers(STANDINGS, size=6), double=False)
+    bracket = knockout_bracket(qualifiers(STANDINGS, size=6), double=False)
     assert first_round(bracket) == [(4, 5), (3, 6)]
     assert set(bracket.byes) == {108, 107}
     assert bracket.games == 5
 
 
 def test_a_double_elimination_knockout_and_its_reset() -> None:
-    bracket = knockout(qualifiers(STANDINGS, size=4), double=True, reset=True)
+    bracket = knockout_bracket(qualifiers(STANDINGS, size=4), double=True, reset=True)
     assert first_round(bracket) == [(1, 4), (2, 3)]
     assert [m.stage for m in bracket][-2:] == [Stage.GRAND_FINAL, Stage.GRAND_FINAL_RESET]
     assert (bracket.games, len(bracket)) == (2 * 4 - 2, 2 * 4 - 1)  # the reset if needed
-    without = knockout(qualifiers(STANDINGS, size=4), double=True, reset=False)
+    without = knockout_bracket(qualifiers(STANDINGS, size=4), double=True, reset=False)
     assert Stage.GRAND_FINAL_RESET not in {m.stage for m in without}
 
 
 def test_a_single_elimination_knockout_with_a_game_for_third_place() -> None:
-    bracket = knockout(qualifiers(STANDINGS, size=4), double=False, third_place=True)
+    bracket = knockout_bracket(qualifiers(STANDINGS, size=4), double=False, third_place=True)
     assert len(bracket.stage(Stage.THIRD_PLACE)) == 1
     assert bracket.games == 4
 
