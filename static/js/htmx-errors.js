@@ -37,9 +37,12 @@
     note.textContent = text || fallback;
   }
 
+  // A live part's refresh that fails is said by static/public/live.js, in the page's status line.
+  function isLive(elt) { return !!(elt && elt.closest && elt.closest("[data-live]")); }
+
   document.addEventListener("htmx:beforeSwap", function (evt) {
     var xhr = evt.detail.xhr;
-    if (!xhr || xhr.status < 400) { return; }
+    if (!xhr || xhr.status < 400 || isLive(evt.detail.elt)) { return; }
     var type = xhr.getResponseHeader("Content-Type") || "";
     if (xhr.status < 500 && type.indexOf("text/html") !== -1 && xhr.responseText) {
       evt.detail.shouldSwap = true;  // the server rendered the refusal in place
@@ -51,6 +54,7 @@
   });
 
   document.addEventListener("htmx:sendError", function (evt) {
+    if (isLive(evt.detail.elt)) { return; }
     show(evt.detail.elt, "");
   });
 

@@ -14,6 +14,7 @@
   var clock = window.KaiserClock;
   var boardEl = document.getElementById("board");
   var online = navigator.onLine !== false;
+  var serverFailing = false; // the server's last answer was its own error (5xx)
   var inFlight = null; // the id of the write being sent
   var previewSeq = 0;
   var previewOk = false;
@@ -49,6 +50,7 @@
       return response.json().catch(function () { return {}; }).then(function (data) {
         if (data && data.state) clock.sample(data.state.server_now, sentAt, receivedAt);
         if (data && data.state) box.set("offset", clock.offset);
+        serverFailing = response.status >= 500;
         setOnline(true);
         return { ok: response.ok, status: response.status, data: data || {} };
       });
@@ -492,9 +494,10 @@
   function renderNet() {
     var net = document.getElementById("net");
     var waiting = box.items().length;
-    net.classList.toggle("offline", !online);
+    net.classList.toggle("offline", !online || serverFailing);
     net.classList.toggle("busy", waiting > 0);
-    document.getElementById("net-text").textContent = !online ? text.offline : inFlight ? text.sending : text.online;
+    document.getElementById("net-text").textContent = !online ? text.offline
+      : serverFailing ? text.server_failing : inFlight ? text.sending : text.online;
     var count = document.getElementById("queue-count");
     var hands = box.items().filter(function (op) { return op.kind === "hands"; }).length;
     count.hidden = !waiting;

@@ -175,6 +175,9 @@ def _script_text() -> dict[str, str]:
     return {
         "online": _("Online"),
         "offline": _("Offline: hands are kept on this device"),
+        "server_failing": _(
+            "The server is not answering: hands are kept on this device and sent when it does"
+        ),
         "waiting_one": _("1 hand waiting to be sent"),
         "waiting_many": _("%(count)s hands waiting to be sent"),
         "changes_one": _("1 change waiting to be sent"),
