@@ -177,8 +177,8 @@ from django.utils import timezone  # noqa: E402
 from kaiser_club.models import Club, Membership, Player  # noqa: E402
 from kaiser_club.roles import Role  # noqa: E402
 from scoring import services  # noqa: E402
-from scoring.convert import entry_fields, result_fields, state_fields  # noqa: E402
 from scoring.models import Game, Hand, Team  # noqa: E402
+from scoring.rows_and_rules import entry_fields, result_fields, state_fields  # noqa: E402
 from scoring.rules import (  # noqa: E402
     Contract,
     GameState,

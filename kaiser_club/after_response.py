@@ -1,6 +1,6 @@
 """A WSGI response followed by a step of the layer that wrapped it, once the server has
 written the response and closed it (WSGI's ``close``): the layers around Django's application
-(``chunked``, ``linger``) clean up or drain there."""
+(``chunked``, ``unread_body``) clean up or drain there."""
 
 from __future__ import annotations
 

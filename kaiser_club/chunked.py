@@ -19,7 +19,7 @@ What is not read is said, by ``RequestLimitsMiddleware`` (``kaiser_club/request_
 in the reader's language:
 
 - a body longer than the limit: reading stops one byte past it and the request is marked
-  (``OVER_LIMIT``); the answer is 413, and the rest is never read (``kaiser_club.linger``
+  (``OVER_LIMIT``); the answer is 413, and the rest is never read (``kaiser_club.unread_body``
   drains it after the answer);
 - a chunked body under a server that does not say its stream ends (``runserver``, Python's
   ``wsgiref``: reading on could wait for ever): left unread, and answered 411 with a sentence

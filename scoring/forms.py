@@ -26,8 +26,8 @@ from .choices import (
     SuitChoice,
     TeamChoice,
 )
-from .convert import entry_fields, hand_to_entry
 from .models import Game, Hand
+from .rows_and_rules import entry_fields, hand_to_entry
 from .rules import HandEntry, KaiserBid, NoTrump, RuleSet
 
 NONE = [("", "—")]

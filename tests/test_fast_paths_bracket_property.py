@@ -18,8 +18,8 @@ from hypothesis import strategies as st
 
 from kaiser_club.errors import KaiserError
 from scoring import services as scoring
-from scoring.convert import state_fields
 from scoring.models import Game
+from scoring.rows_and_rules import state_fields
 from scoring.rules import Side
 from scoring.services.state import current_state
 from tests.tournaments.helpers import generate, make_event, winning_hand

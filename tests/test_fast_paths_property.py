@@ -24,15 +24,15 @@ from hypothesis import strategies as st
 
 from kaiser_club.errors import KaiserError
 from scoring import services
-from scoring.convert import state_fields
 from scoring.models import Game, Hand
+from scoring.rows_and_rules import state_fields
 from scoring.rules import Seat, Side
 from scoring.services.hands import hand_record
 from scoring.services.state import current_state
 from scoring.services.verification import hand_confirm
 from tests.scoring.hands import filler
 from tests.table.helpers import make_table
-from tournaments.public import stored
+from tournaments.public import stored_pages
 
 pytestmark = [pytest.mark.django_db, pytest.mark.long]
 
@@ -79,7 +79,7 @@ def _pages(client: Client, event_id: int, pairing_id: int, round_number: int) ->
 
 
 class Clock:
-    """``time`` as tournaments.public.stored reads it, moved by the test."""
+    """``time`` as tournaments.public.stored_pages reads it, moved by the test."""
 
     def __init__(self) -> None:
         self.now = 1_000_000.0
@@ -101,15 +101,15 @@ class Clock:
 )
 @given(steps=st.lists(STEPS, min_size=1, max_size=12))
 def test_kept_state_and_stored_pages_equal_a_recomputation(steps: list[str]) -> None:
-    clock, real = Clock(), stored.time
-    stored.time = clock  # type: ignore[assignment]
-    stored._seen.clear()
+    clock, real = Clock(), stored_pages.time
+    stored_pages.time = clock  # type: ignore[assignment]
+    stored_pages._seen.clear()
     try:
         with override_settings(PUBLIC_VERSION_SECONDS=1):
             _check(steps, clock)
     finally:
-        stored.time = real
-        stored._seen.clear()
+        stored_pages.time = real
+        stored_pages._seen.clear()
 
 
 def _check(steps: list[str], clock: Clock) -> None:

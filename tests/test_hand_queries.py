@@ -15,7 +15,7 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
 from kaiser_club.roles import Role
-from scoring.convert import entry_as_json
+from scoring.rows_and_rules import entry_as_json
 from tests.factories import member
 from tests.scoring.hands import filler, record_fillers
 from tests.table.helpers import make_table, opened

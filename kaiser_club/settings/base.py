@@ -43,8 +43,9 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     # An event's public page stored at the event's version, answered before sessions,
-    # authentication and CSRF for a reader who is not signed in (tournaments/public/stored.py).
-    "tournaments.public.stored.StoredPagesMiddleware",
+    # authentication and CSRF for a reader who is not signed in
+    # (tournaments/public/stored_pages.py).
+    "tournaments.public.stored_pages.StoredPagesMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     # Before any view: a JSON body too deep or too large is refused with a sentence.

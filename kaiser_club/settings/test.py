@@ -20,5 +20,5 @@ AXES_ENABLED = False  # tests of the lockout switch it back on
 # at every middleware start that staticfiles/ does not exist.
 WHITENOISE_AUTOREFRESH = True
 # The public pages read their event's version on every request here (not once a second per
-# worker, as served): each test sees its own changes at once (tournaments/public/stored.py).
+# worker, as served): each test sees its own changes at once (tournaments/public/stored_pages.py).
 PUBLIC_VERSION_SECONDS = 0

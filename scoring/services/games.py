@@ -19,9 +19,9 @@ from kaiser_club.sentences import N_
 from kaiser_club.sentences import of as said_by
 
 from ..choices import GameStatus, HandAction, HandStatus
-from ..convert import hand_to_entry
 from ..errors import HandNotAccepted
 from ..models import Game, Hand, Team
+from ..rows_and_rules import hand_to_entry
 from ..rules import (
     HandRefused,
     RuleSet,

@@ -18,7 +18,9 @@ from kaiser_club.errors import InvalidInput, NotFound
 from kaiser_club.sentences import N_, Np_
 
 from ..choices import GameStatus, HandAction, HandStatus
-from ..convert import (
+from ..errors import ClientIdReused, HandAwaitingConfirmation, HandNotAccepted, StaleGame
+from ..models import Game, Hand
+from ..rows_and_rules import (
     DERIVED_HAND_FIELDS,
     entry_as_json,
     entry_fields,
@@ -26,8 +28,6 @@ from ..convert import (
     kept_state,
     result_fields,
 )
-from ..errors import ClientIdReused, HandAwaitingConfirmation, HandNotAccepted, StaleGame
-from ..models import Game, Hand
 from ..rules import HandEntry, HandRefused, apply_hand
 from ..signals import game_correcting
 from .hand_time import hand_played_at

@@ -18,7 +18,8 @@ from kaiser_club.sentences import N_
 from kaiser_club.text import clean_reason
 
 from ..choices import GameStatus, HandAction
-from ..convert import (
+from ..models import Game, GameChange, Hand
+from ..rows_and_rules import (
     DERIVED_HAND_FIELDS,
     entry_as_json,
     game_rules,
@@ -26,7 +27,6 @@ from ..convert import (
     result_fields,
     state_fields,
 )
-from ..models import Game, GameChange, Hand
 from ..rules import GameState, HandEntry, HandRefused, Seat, Side, replay
 from ..signals import game_changed, game_finished, game_result_changing
 

@@ -22,9 +22,9 @@ from django.utils.translation import gettext
 from kaiser_club.errors import InvalidInput, NotFound
 
 from ..choices import GameStatus, HandAction, HandStatus
-from ..convert import hand_to_entry, result_fields
 from ..errors import HandNotAccepted
 from ..models import Game, GameChange, Hand
+from ..rows_and_rules import hand_to_entry, result_fields
 from ..rules import GameState, HandEntry, HandRefused, Seat, Side, call_time
 from .hand_time import hand_played_at
 from .hands import Recorded, apply_hand_checked

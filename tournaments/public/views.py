@@ -33,7 +33,7 @@ from ..standings.versions import Versions
 from . import selectors
 from .bracket import draw
 from .present import GameLine, game_line, now_playing, placing_label, player_name
-from .stored import mark_storable, page_marks
+from .stored_pages import mark_storable, page_marks
 from .tables import PlacingsTable, StandingsTable, csv_response
 
 POLL_SECONDS = 3

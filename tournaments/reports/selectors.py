@@ -17,8 +17,8 @@ from django.utils.translation import gettext as _
 from kaiser_club.errors import InvalidInput, NotFound
 from kaiser_club.sentences import N_
 from scoring.choices import TeamChoice
-from scoring.convert import game_rules
 from scoring.models import Game, Hand
+from scoring.rows_and_rules import game_rules
 from scoring.rules import KaiserBid, NoTrump, RuleSet, StealTheFive
 
 from ..choices import ResultKind, SlotSide, Tiebreak

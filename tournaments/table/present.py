@@ -10,8 +10,8 @@ from typing import Any
 from django.utils.translation import gettext as _
 
 from scoring.choices import GameStatus, end_reason_text
-from scoring.convert import game_rules
 from scoring.models import Game, Hand
+from scoring.rows_and_rules import game_rules
 from scoring.rules import (
     GameState,
     HandResult,

@@ -23,10 +23,10 @@ from kaiser_club.errors import KaiserError, NotAllowed, NotFound
 from kaiser_club.json_errors import error_response, json_methods
 from kaiser_club.selectors import role_in_club
 from kaiser_club.sentences import N_
-from scoring.convert import game_rules
 from scoring.errors import ClientIdReused, StaleGame
 from scoring.gates import Step, rule_for
 from scoring.results import game_result
+from scoring.rows_and_rules import game_rules
 from scoring.services import play, verification
 from tournaments.choices import EventKind, EventStatus
 from tournaments.game_gate import events_written_by, writers_text

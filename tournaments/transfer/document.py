@@ -26,9 +26,9 @@ from kaiser_club.sentences import N_, Said, Sentence
 from kaiser_club.sentences import of as said_by
 from kaiser_club.text import clean_text
 from scoring.choices import HandStatus
-from scoring.convert import entry_fields, hand_to_entry, result_fields
 from scoring.models import Game, Hand
 from scoring.models import Team as TeamRow
+from scoring.rows_and_rules import entry_fields, hand_to_entry, result_fields
 from scoring.rules import (
     PRESETS,
     GameState,

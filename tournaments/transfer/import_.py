@@ -47,8 +47,8 @@ from kaiser_club.request_limits import nesting_depth_exceeds, too_deep_text
 from kaiser_club.roles import Role
 from kaiser_club.selectors import AnyUser, club_ids_with_role
 from kaiser_club.sentences import N_, Said
-from scoring.convert import state_fields
 from scoring.models import Game, Hand, Team
+from scoring.rows_and_rules import state_fields
 
 from ..choices import ResultKind
 from ..models import Entry, Event, Pairing, Round, Season, Substitution, Table

@@ -23,9 +23,9 @@ from kaiser_club.sentences import N_
 from kaiser_club.sentences import render as said_in_words
 from scoring import services as scoring_services
 from scoring.choices import GameStatus
-from scoring.convert import game_rules
 from scoring.forms import HandCorrectionForm, PaperHandForm
 from scoring.models import Hand
+from scoring.rows_and_rules import game_rules
 from scoring.services import verification
 
 from .. import services

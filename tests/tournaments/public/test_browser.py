@@ -20,7 +20,7 @@ from scoring import services as scoring
 from scoring.rules import Seat, Side
 from scoring.services.verification import hand_confirm
 from tournaments.models import Round
-from tournaments.public import stored, views
+from tournaments.public import stored_pages, views
 
 from ..helpers import winning_hand
 from .world import hall, hand, live_game, north_enters_a_hand, results
@@ -52,10 +52,10 @@ def test_an_open_page_shows_a_confirmed_hand_within_five_seconds(viewer: Any) ->
         answers.append(304 if answer is not None else 200)
         return answer
 
-    # Both the stored page served early (public/stored.py) and the view may answer 304.
+    # Both the stored page served early (public/stored_pages.py) and the view may answer 304.
     with (
         mock.patch.object(views, "get_conditional_response", spy),
-        mock.patch.object(stored, "get_conditional_response", spy),
+        mock.patch.object(stored_pages, "get_conditional_response", spy),
     ):
         page.goto(f"/e/{made.event.id}/live/")
         score = page.locator(f'tr[data-pairing="{now.id}"] .home-score')

@@ -18,7 +18,7 @@ from scoring.rules import Seat, Side
 from scoring.services.verification import hand_confirm
 from tournaments import services
 from tournaments.models import Pairing
-from tournaments.public import stored, views
+from tournaments.public import stored_pages, views
 
 from ..helpers import win_game
 from .world import hall, live_game, north_enters_a_hand, results
@@ -211,7 +211,7 @@ def test_while_another_request_renders_a_new_version_the_latest_rendering_is_ser
     before = client.get(url)
     with TestCase.captureOnCommitCallbacks(execute=True):
         win_game(now.game_id, Side.NS)
-    lock = stored.rendering_key(stored.key_of(made.event.id, "en", url))
+    lock = stored_pages.rendering_key(stored_pages.key_of(made.event.id, "en", url))
     assert cache.add(lock, 1, 30)  # another request is rendering the new version
     with CaptureQueriesContext(connection) as ctx:
         meanwhile = client.get(url, HTTP_IF_NONE_MATCH=before["ETag"])
@@ -230,7 +230,7 @@ def test_a_page_opened_while_its_first_rendering_is_made_waits_for_that_one(
     for that rendering rather than each making their own."""
     made, _ = open_game
     url = f"/e/{made.event.id}/standings/?part=1"
-    lock = stored.rendering_key(stored.key_of(made.event.id, "en", url))
+    lock = stored_pages.rendering_key(stored_pages.key_of(made.event.id, "en", url))
     assert cache.add(lock, 1, 30)  # the first request is rendering it
     rendered: list[str] = []
     render = views.render_to_string
@@ -247,7 +247,7 @@ def test_a_page_opened_while_its_first_rendering_is_made_waits_for_that_one(
             cache.delete(lock)
             first.append(Client().get(url))
 
-    monkeypatch.setattr(stored.time, "sleep", meanwhile)
+    monkeypatch.setattr(stored_pages.time, "sleep", meanwhile)
     waited = client.get(url)
     assert waited.status_code == 200 and waited["ETag"] == first[0]["ETag"]
     assert waited.content == first[0].content and len(rendered) == 1
@@ -260,7 +260,7 @@ def test_a_page_whose_first_rendering_ended_unstored_is_rendered_at_once(
     one): a request waiting for it stops waiting at once and renders the page itself."""
     made, _ = open_game
     url = f"/e/{made.event.id}/standings/?part=1"
-    lock = stored.rendering_key(stored.key_of(made.event.id, "en", url))
+    lock = stored_pages.rendering_key(stored_pages.key_of(made.event.id, "en", url))
     assert cache.add(lock, 1, 30)
     waits: list[float] = []
 
@@ -268,14 +268,14 @@ def test_a_page_whose_first_rendering_ended_unstored_is_rendered_at_once(
         waits.append(seconds)
         cache.delete(lock)  # the first request is done, and stored nothing
 
-    monkeypatch.setattr(stored.time, "sleep", ended)
+    monkeypatch.setattr(stored_pages.time, "sleep", ended)
     answer = client.get(url)
     assert answer.status_code == 200 and len(waits) == 1
     assert client.get(url, HTTP_IF_NONE_MATCH=answer["ETag"]).status_code == 304  # stored
 
 
 class Clock:
-    """``time`` as tournaments.public.stored reads it, moved by hand."""
+    """``time`` as tournaments.public.stored_pages reads it, moved by hand."""
 
     def __init__(self) -> None:
         self.now = 1_000_000.0
@@ -296,8 +296,8 @@ def test_a_page_is_rendered_at_most_once_a_second_and_shows_a_hand_after_it(
     after that the confirmed hand shows."""
     settings.PUBLIC_VERSION_SECONDS = 1
     clock = Clock()
-    monkeypatch.setattr(stored, "time", clock)
-    monkeypatch.setattr(stored, "_seen", {})
+    monkeypatch.setattr(stored_pages, "time", clock)
+    monkeypatch.setattr(stored_pages, "_seen", {})
     made, now = open_game
     assert now.game_id is not None
     url = f"/e/{made.event.id}/live/?part=1"

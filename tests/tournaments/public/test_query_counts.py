@@ -81,7 +81,7 @@ def test_swiss_pages_at_two_sizes(client):
     # games (2). Projector: the rounds and the current round's games (2). Score sheet: the
     # game with its seats, and its hands (2).
     # Every page but the CSV is first asked of the stored renderings: the event's counter (1),
-    # cold or warm (tournaments/public/stored.py). Warm, that one query is all: the page is
+    # cold or warm (tournaments/public/stored_pages.py). Warm, that one query is all: the page is
     # served as stored (the CSV is no live page and reads the cached standings). A score
     # sheet is stored with the versions of the rows it shows, read before it is rendered (1,
     # on PostgreSQL): a hand at another table then costs its phone that look-up, not a page.

@@ -8,7 +8,7 @@ import socket
 import threading
 from typing import Any
 
-from kaiser_club.linger import drain, linger_after_unread_body
+from kaiser_club.unread_body import drain, linger_after_unread_body
 
 
 def _app(status: str) -> Any:
