@@ -97,6 +97,7 @@ class HandAction(models.TextChoices):
     CORRECT = "correct", _("Corrected")
     CALL_TIME = "call_time", _("Time called")
     FORFEIT = "forfeit", _("Forfeit")
+    FORFEIT_UNDO = "forfeit_undo", _("Forfeit taken back")
     CONFIRM = "confirm", _("Confirmed by the other partnership")
     DISCARD = "discard", _("Discarded before confirmation")
     ACKNOWLEDGE = "acknowledge", _("Result acknowledged")

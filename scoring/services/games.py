@@ -37,6 +37,7 @@ from .state import (
     audit,
     current_state,
     first_broken_hand,
+    guard_result_change,
     lock_game,
     replay_entries,
     save_state,
@@ -285,6 +286,21 @@ def game_forfeit(
     _drop_pending_hand(game, by=by)
     audit(game, HandAction.FORFEIT, by=by, reason=reason)
     save_state(game, current_state(game))
+    return game
+
+
+def game_forfeit_undo(*, game_id: int, by: User | None = None, reason: str = "") -> Game:
+    """Takes a forfeit back: the game goes on where it stood, its hands kept. A change to the
+    winner of a finished game may be refused (``state.guard_result_change``: an event's winner
+    who already played on)."""
+    game = lock_game(game_id)
+    if not game.forfeited_by:
+        raise InvalidInput(N_("This game was not forfeited: there is no forfeit to take back."))
+    game.forfeited_by = ""
+    state = current_state(game)
+    guard_result_change(game, state)
+    audit(game, HandAction.FORFEIT_UNDO, by=by, reason=reason)
+    save_state(game, state)
     return game
 
 

@@ -230,24 +230,24 @@ def same(
 
 
 def started(world: World) -> None:
-    services.round_start(round_=world.round)
+    services.round_start_unchecked(round_=world.round)
 
 
 def started_and_paused(world: World) -> None:
     started(world)
-    services.round_pause(round_=world.round)
+    services.round_pause_unchecked(round_=world.round)
 
 
 def started_with_a_game_waiting(world: World) -> None:
     """The round started while the first game was marked late; it no longer is, and its clock
     waits for "start the waiting clocks"."""
-    services.pairing_mark_late(pairing=world.first, late=True)
+    services.pairing_mark_late_unchecked(pairing=world.first, late=True)
     started(world)
-    services.pairing_mark_late(pairing=world.first, late=False)
+    services.pairing_mark_late_unchecked(pairing=world.first, late=False)
 
 
 def marked_late(world: World) -> None:
-    services.pairing_mark_late(pairing=world.first, late=True)
+    services.pairing_mark_late_unchecked(pairing=world.first, late=True)
 
 
 def nothing(w: World) -> dict[str, Any]:
@@ -386,11 +386,13 @@ ADJUSTED = {"winner": "home", "home_points": 40, "away_points": 30, "reason": "S
 
 PAIRING_CASES = [
     case(
-        "forfeit", on_game("forfeit", lambda w: {"forfeiting": "away", "reason": "No show"}), None
+        "forfeit",
+        on_game("forfeit", lambda w: {"forfeiting": "away", "reason": "No show", "confirm": "1"}),
+        None,
     ),
     case(
         "forfeit a bye",
-        on_game("forfeit", lambda w: {"forfeiting": "away"}, bye),
+        on_game("forfeit", lambda w: {"forfeiting": "away", "confirm": "1"}, bye),
         "does not have both its teams yet.",
     ),
     Case(
@@ -559,7 +561,7 @@ def test_both_doors_answer_the_same(case: Case) -> None:
 
 def test_a_refused_substitution_makes_no_player_through_either_door() -> None:
     world = make_world()
-    services.pairing_forfeit(pairing=world.first, forfeiting="home")  # the game is over
+    services.pairing_forfeit_unchecked(pairing=world.first, forfeiting="home")  # the game is over
     replaced = seated(world.first).north_id
     body = {"replaced": replaced, "substitute_name": "Nobody Yet"}
     by_api = through_api(world, game(world) + "substitute/", body)
@@ -601,7 +603,7 @@ def test_a_refusal_on_a_page_whose_form_is_gone_still_shows(client: Any) -> None
     """The forfeit form is only shown for a game without a result; refused because the game
     has one, the form comes back with the sentence rather than vanish with it."""
     world = make_world()
-    services.pairing_forfeit(pairing=world.first, forfeiting="home")
+    services.pairing_forfeit_unchecked(pairing=world.first, forfeiting="home")
     client.force_login(world.organiser)
     answer = client.post(
         f"/events/{world.event.id}/games/{world.first.id}/forfeit/", {"forfeiting": "away"}

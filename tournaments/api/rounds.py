@@ -92,7 +92,7 @@ class RoundStartView(EventView):
         request=NO_BODY, responses=ROUND_ANSWER, summary="Start every clock of the round at once"
     )
     def post(self, request: Request, pk: int, number: int) -> Response:
-        event = self.event(request, pk)
+        event = self.event_seen(request, pk)
         round_ = round_of(event, number)
         actions.round_start(actor=_actor(request), round_=round_)
         return _round_answer(event, round_)
@@ -105,7 +105,7 @@ class RoundStartWaitingView(EventView):
         summary="Start the clocks of the round's games created since it started",
     )
     def post(self, request: Request, pk: int, number: int) -> Response:
-        event = self.event(request, pk)
+        event = self.event_seen(request, pk)
         round_ = round_of(event, number)
         actions.round_start_waiting(actor=_actor(request), round_=round_)
         return _round_answer(event, round_)
@@ -114,7 +114,7 @@ class RoundStartWaitingView(EventView):
 class RoundPauseView(EventView):
     @extend_schema(request=NO_BODY, responses=ROUND_ANSWER, summary="Pause every running clock")
     def post(self, request: Request, pk: int, number: int) -> Response:
-        event = self.event(request, pk)
+        event = self.event_seen(request, pk)
         round_ = round_of(event, number)
         actions.round_pause(actor=_actor(request), round_=round_)
         return _round_answer(event, round_)
@@ -123,7 +123,7 @@ class RoundPauseView(EventView):
 class RoundResumeView(EventView):
     @extend_schema(request=NO_BODY, responses=ROUND_ANSWER, summary="Resume every paused clock")
     def post(self, request: Request, pk: int, number: int) -> Response:
-        event = self.event(request, pk)
+        event = self.event_seen(request, pk)
         round_ = round_of(event, number)
         actions.round_resume(actor=_actor(request), round_=round_)
         return _round_answer(event, round_)
@@ -136,7 +136,7 @@ class RoundAddMinutesView(EventView):
         summary="Add minutes to every running clock of the round",
     )
     def post(self, request: Request, pk: int, number: int) -> Response:
-        event = self.event(request, pk)
+        event = self.event_seen(request, pk)
         round_ = round_of(event, number)
         actions.round_add_minutes(
             actor=_actor(request), round_=round_, **_body(MinutesSerializer, request)
@@ -151,7 +151,7 @@ class RoundSwapTablesView(EventView):
         summary="Two games of a round not started exchange tables",
     )
     def post(self, request: Request, pk: int, number: int) -> Response:
-        event = self.event(request, pk)
+        event = self.event_seen(request, pk)
         round_ = round_of(event, number)
         actions.round_swap_tables(
             actor=_actor(request), round_=round_, **_body(SwapTablesSerializer, request)
@@ -166,7 +166,7 @@ class RoundSwapTeamsView(EventView):
         summary="Two teams of a round not started exchange places",
     )
     def post(self, request: Request, pk: int, number: int) -> Response:
-        event = self.event(request, pk)
+        event = self.event_seen(request, pk)
         round_ = round_of(event, number)
         actions.round_swap_teams(
             actor=_actor(request), round_=round_, **_body(SwapTeamsSerializer, request)
@@ -200,9 +200,27 @@ class PairingForfeitView(EventView):
         summary="One team forfeits: the other wins by the event's forfeit score",
     )
     def post(self, request: Request, pk: int, pairing_id: int) -> Response:
-        pairing = pairing_of(self.event(request, pk), pairing_id)
+        pairing = pairing_of(self.event_seen(request, pk), pairing_id)
         actions.pairing_forfeit(
             actor=_actor(request), pairing=pairing, **_body(PairingForfeitSerializer, request)
+        )
+        return _pairing_answer(pairing)
+
+
+class ForfeitUndoSerializer(serializers.Serializer[dict[str, Any]]):
+    reason = serializers.CharField(max_length=300, required=False, allow_blank=True)
+
+
+class PairingForfeitUndoView(EventView):
+    @extend_schema(
+        request=ForfeitUndoSerializer,
+        responses=PAIRING_ANSWER,
+        summary="A forfeit taken back, while nothing after it depends on it",
+    )
+    def post(self, request: Request, pk: int, pairing_id: int) -> Response:
+        pairing = pairing_of(self.event(request, pk), pairing_id)
+        actions.pairing_forfeit_undo(
+            actor=_actor(request), pairing=pairing, **_body(ForfeitUndoSerializer, request)
         )
         return _pairing_answer(pairing)
 
@@ -214,7 +232,7 @@ class PairingAdjustView(EventView):
         summary="An adjusted result, with its reason",
     )
     def post(self, request: Request, pk: int, pairing_id: int) -> Response:
-        pairing = pairing_of(self.event(request, pk), pairing_id)
+        pairing = pairing_of(self.event_seen(request, pk), pairing_id)
         actions.pairing_adjust(
             actor=_actor(request), pairing=pairing, **_body(AdjustSerializer, request)
         )
@@ -228,7 +246,7 @@ class PairingLateView(EventView):
         summary="Mark the game as played after its round (or with it after all)",
     )
     def post(self, request: Request, pk: int, pairing_id: int) -> Response:
-        pairing = pairing_of(self.event(request, pk), pairing_id)
+        pairing = pairing_of(self.event_seen(request, pk), pairing_id)
         actions.pairing_mark_late(
             actor=_actor(request), pairing=pairing, **_body(LateSerializer, request)
         )
@@ -238,7 +256,7 @@ class PairingLateView(EventView):
 class PairingByePointsView(EventView):
     @extend_schema(request=ByePointsSerializer, responses=PAIRING_ANSWER, summary="A bye's points")
     def post(self, request: Request, pk: int, pairing_id: int) -> Response:
-        pairing = pairing_of(self.event(request, pk), pairing_id)
+        pairing = pairing_of(self.event_seen(request, pk), pairing_id)
         actions.pairing_set_bye_points(
             actor=_actor(request), pairing=pairing, **_body(ByePointsSerializer, request)
         )
@@ -252,8 +270,8 @@ class PairingSubstituteView(EventView):
         summary="A substitute plays this one game in a player's seat",
     )
     def post(self, request: Request, pk: int, pairing_id: int) -> Response:
-        pairing = pairing_of(self.event(request, pk), pairing_id)
-        actions.pairing_substitute(
+        pairing = pairing_of(self.event_seen(request, pk), pairing_id)
+        services.pairing_substitute(
             actor=_actor(request), pairing=pairing, **_body(SubstituteSerializer, request)
         )
         return _pairing_answer(pairing)
@@ -266,7 +284,7 @@ class PairingClockView(EventView):
         summary="The game's clock: start, pause, resume, or add minutes",
     )
     def post(self, request: Request, pk: int, pairing_id: int) -> Response:
-        pairing = pairing_of(self.event(request, pk), pairing_id)
+        pairing = pairing_of(self.event_seen(request, pk), pairing_id)
         actions.pairing_clock(
             actor=_actor(request), pairing=pairing, **_body(ClockSerializer, request)
         )
@@ -285,7 +303,7 @@ class RollbackView(EventView):
 
     @extend_schema(request=RollbackSerializer, responses={200: None, **ERRORS})
     def post(self, request: Request, pk: int, pairing_id: int) -> Response:
-        event = self.event(request, pk)
+        event = self.event_seen(request, pk)
         incoming = RollbackSerializer(data=request.data)
         incoming.is_valid(raise_exception=True)
         if not incoming.validated_data["confirm"]:

@@ -23,6 +23,7 @@ ROUND_ACTIONS: dict[str, type[APIView]] = {
 }
 PAIRING_ACTIONS: dict[str, type[APIView]] = {
     "forfeit": rounds.PairingForfeitView,
+    "forfeit-undo": rounds.PairingForfeitUndoView,
     "adjust": rounds.PairingAdjustView,
     "late": rounds.PairingLateView,
     "bye-points": rounds.PairingByePointsView,

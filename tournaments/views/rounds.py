@@ -10,6 +10,8 @@ from collections.abc import Callable
 from typing import Any
 
 from django import forms
+from django.contrib import messages
+from django.db import transaction
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.translation import gettext, ngettext
@@ -19,6 +21,8 @@ from django.views.decorators.http import require_POST
 from kaiser_club.actors import Actor
 from kaiser_club.error_answers import show_error
 from kaiser_club.errors import KaiserError
+from kaiser_club.page_errors import refusal_shown
+from kaiser_club.people import ChooseRecord
 from kaiser_club.sentences import N_
 from kaiser_club.sentences import render as said_in_words
 from scoring import services as scoring_services
@@ -29,6 +33,7 @@ from scoring.rows_and_rules import game_rules
 from scoring.services import verification
 
 from .. import services
+from ..choices import SlotSide
 from ..clock_words import has_clock
 from ..forms import (
     AdjustForm,
@@ -365,7 +370,31 @@ def _pairing_act(
 
 
 def _forfeit(request: HttpRequest, event: Event, pairing: Pairing) -> HttpResponse:
+    """A forfeit is asked first: the page says who would win, by what score, and records it
+    only once confirmed ("confirm" in the form)."""
     form = ForfeitForm(request.POST, names=_names(pairing))
+    if "confirm" not in request.POST and form.is_valid():
+        try:  # asked only if it would be recorded: the very service, rolled back
+            with transaction.atomic():
+                actions.pairing_forfeit(
+                    actor=Actor.of(request.user), pairing=pairing, **form.cleaned_data
+                )
+                transaction.set_rollback(True)
+        except KaiserError as exc:
+            show_error(request, exc, form=form)
+            return _pairing_page(request, event, pairing, status=exc.status, forfeit_form=form)
+        names = _names(pairing)
+        home_forfeits = form.cleaned_data["forfeiting"] == SlotSide.HOME
+        return _pairing_page(
+            request,
+            event,
+            pairing,
+            forfeit_form=form,
+            forfeit_asked={
+                "forfeiting": names[0] if home_forfeits else names[1],
+                "winner": names[1] if home_forfeits else names[0],
+            },
+        )
     return _pairing_act(
         request,
         event,
@@ -374,6 +403,12 @@ def _forfeit(request: HttpRequest, event: Event, pairing: Pairing) -> HttpRespon
         _("Forfeit recorded."),
         form=form,
         form_name="forfeit_form",
+    )
+
+
+def _forfeit_undo(request: HttpRequest, event: Event, pairing: Pairing) -> HttpResponse:
+    return _pairing_act(
+        request, event, pairing, actions.pairing_forfeit_undo, _("Forfeit taken back.")
     )
 
 
@@ -413,16 +448,26 @@ def _bye_points(request: HttpRequest, event: Event, pairing: Pairing) -> HttpRes
 
 
 def _substitute(request: HttpRequest, event: Event, pairing: Pairing) -> HttpResponse:
+    """A name more than one record could be is asked back with a radio button per record, as
+    registration asks it; the choice comes back with the form (SubstituteForm.CHOICE)."""
     form = SubstituteForm(request.POST, seated=_seated(pairing))
-    return _pairing_act(
-        request,
-        event,
-        pairing,
-        actions.pairing_substitute,
-        _("Substitute seated for this game."),
-        form=form,
-        form_name="substitute_form",
-    )
+
+    def again(status: int, **asked: Any) -> HttpResponse:
+        return _pairing_page(request, event, pairing, status=status, substitute_form=form, **asked)
+
+    if not form.is_valid():
+        return again(400)
+    try:
+        with refusal_shown(request, form=form, passes=(ChooseRecord,)) as refused:
+            services.pairing_substitute(
+                actor=Actor.of(request.user), pairing=pairing, **form.cleaned_data
+            )
+    except ChooseRecord as exc:
+        return again(409, substitute_choose=[(a, SubstituteForm.CHOICE) for a in exc.ambiguities])
+    if refused:
+        return again(refused.status)
+    messages.success(request, _("Substitute seated for this game."))
+    return back(event, "tournaments:pairing", pairing_id=pairing.id)
 
 
 def _clock(action: str) -> PairingAction:
@@ -512,6 +557,7 @@ def _paper_hand(request: HttpRequest, event: Event, pairing: Pairing) -> HttpRes
 # take the same arguments from their body (late: true or false; action and minutes).
 PAIRING_ACTIONS: dict[str, PairingAction] = {
     "forfeit": _forfeit,
+    "forfeit-undo": _forfeit_undo,
     "adjust": _adjust,
     "late": _late(True),
     "not-late": _late(False),
