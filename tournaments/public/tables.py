@@ -16,6 +16,7 @@ from django.utils.translation import gettext_lazy as _
 from kaiser_club.spreadsheet import CsvWriter
 
 from ..standings.rows import StandingsRow
+from . import marks
 from .present import NowPlaying, placing_label
 
 NUM = {"th": {"class": "num"}, "td": {"class": "num"}}
@@ -53,6 +54,27 @@ class FastBody:
 
     def row_class(self, record: StandingsRow) -> str:
         return ""
+
+    def legend(self) -> list[str]:
+        """What the marks of the rows shown mean (public/_table.html prints it under them)."""
+        table: Any = self
+        return marks.legend(table.data)
+
+    def name_with_note(self, record: StandingsRow, url: str | None) -> SafeString:
+        note = marks.name_note(record)
+        suffix = format_html(' <small class="muted">{}</small>', note) if note else ""
+        if url is None:
+            return format_html("{}{}", record.name, suffix)
+        return format_html('<a href="{}">{}</a>{}', url, record.name, suffix)
+
+    def render_wins(self, record: StandingsRow) -> SafeString:
+        mark = marks.wins_mark(record)
+        if not mark:
+            return format_html("{}", record.wins)
+        return format_html('{}<sup class="mark">{}</sup>', record.wins, mark)
+
+    def value_wins(self, record: StandingsRow) -> int:
+        return record.wins
 
 
 class StandingsTable(FastBody, tables.Table):
@@ -111,11 +133,9 @@ class StandingsTable(FastBody, tables.Table):
         return record.place_text  # "5=" in the file too: a shared place says so
 
     def render_name(self, record: StandingsRow) -> SafeString:
-        note = format_html(' <small class="muted">({})</small>', _("withdrawn"))
-        suffix = note if record.withdrawn else ""
         if self.players and not record.public:
-            return format_html("{}{}", record.name, suffix)
-        return format_html('<a href="{}">{}</a>{}', self.link(record.id), record.name, suffix)
+            return self.name_with_note(record, None)
+        return self.name_with_note(record, self.link(record.id))
 
     def link(self, record_id: int) -> str:
         """The row's page: reversed once per table (reverse() per row costs ~50 µs)."""
@@ -131,15 +151,6 @@ class StandingsTable(FastBody, tables.Table):
 
     def value_name(self, record: StandingsRow) -> str:
         return record.name
-
-    def render_wins(self, record: StandingsRow) -> SafeString:
-        if not record.wins_on_time:
-            return format_html("{}", record.wins)
-        title = _("including %(n)s on time") % {"n": record.wins_on_time}
-        return format_html('{}<sup class="muted" title="{}">*</sup>', record.wins, title)
-
-    def value_wins(self, record: StandingsRow) -> int:
-        return record.wins
 
     def render_win_pct(self, record: StandingsRow) -> str:
         return f"{round(record.win_pct * 100)}%" if record.games else "–"
@@ -206,8 +217,7 @@ class PlacingsTable(FastBody, tables.Table):
     def render_name(self, record: StandingsRow) -> SafeString:
         if not hasattr(self, "_link"):
             self._link = reverse("public:team", args=[self.event_id, ANY_ID])
-        url = self._link.replace(str(ANY_ID), str(record.id))
-        return format_html('<a href="{}">{}</a>', url, record.name)
+        return self.name_with_note(record, self._link.replace(str(ANY_ID), str(record.id)))
 
     def value_name(self, record: StandingsRow) -> str:
         return record.name

@@ -25,6 +25,7 @@ from ..choices import ResultKind, SlotSide, Tiebreak
 from ..game_result import pairing_result
 from ..models import Event, Pairing, ReportJob, Round, Table
 from ..naming import first_stage_title, game_name, round_name
+from ..public import marks
 from ..qr import qr_svg
 from ..rules_form import preset_title
 from ..selectors import PAIRING_RELATED
@@ -130,14 +131,16 @@ class StandingsSection:
 
 def _row(row: Any) -> dict[str, Any]:
     """A standings row as the template reads it, its place printed as every surface prints
-    it ("5=" for a shared fifth; "–" for a team still playing in a bracket)."""
+    it ("5=" for a shared fifth; "–" for a team still playing in a bracket), its marks as the
+    public pages print them."""
     return {
         "place": row.place_text or "–",
         "name": row.name,
         "games": row.games,
         "wins": row.wins,
         "losses": row.losses,
-        "byes": row.byes,
+        "note": marks.name_note(row),
+        "wins_mark": marks.wins_mark(row),
         "points_for": row.points_for,
         "points_against": row.points_against,
         "difference": row.point_difference,
@@ -175,8 +178,11 @@ def standings_data(*, event: Event) -> dict[str, Any]:
         sections.append(StandingsSection("", [_row(r) for r in found.placings]))
     labels = dict(Tiebreak.choices)
     order = [str(labels.get(name, name)) for name in found.order_by]
+    pools = [row for rows in found.pools.values() for row in rows]
+    shown = [*found.placings, *found.first_stage, *pools]
     return {
         "sections": sections,
+        "legend": marks.legend(shown),
         "tiebreaks": order,
         "show_buchholz": "buchholz" in found.order_by,
         "by_bracket": found.kind == "placings",
