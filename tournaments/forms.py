@@ -24,6 +24,7 @@ from .choices import (
 )
 from .models import Season
 from .rules_form import RulesForm, preset_title
+from .services.csv_import import MAX_BYTES
 from .tiebreak_field import TiebreakOrderField
 
 __all__ = ["RulesForm"]  # the rule-set form has its own module; pages import it from here
@@ -118,8 +119,10 @@ class EventForm(forms.Form):
             "1 v last. Not a power of two: the top seeds get byes."
         ),
     )
-    knockout_kind = forms.ChoiceField(
+    knockout_kind = forms.TypedChoiceField(
         choices=KnockoutKind.choices,
+        required=False,
+        empty_value=KnockoutKind.SINGLE.value,
         initial=KnockoutKind.SINGLE,
         label=_("Knockout"),
         help_text=_("The bracket after the pools, Swiss or round robin."),
@@ -226,8 +229,6 @@ class CsvForm(forms.Form):
         ``csv_import.check_size`` then refuses), or the pasted rows."""
         upload = self.cleaned_data.get("file")
         if upload:
-            from .services.csv_import import MAX_BYTES
-
             return upload.read(MAX_BYTES + 1).decode("utf-8-sig", errors="replace")
         return self.cleaned_data.get("csv") or ""
 
@@ -294,16 +295,10 @@ class SubstituteForm(forms.Form):
         label=_("Substitute"),
         help_text=_("A player's name: one the club knows, or a new visitor."),
     )
-    substitute_record = forms.CharField(
-        max_length=20,
-        required=False,
-        label=_("Which record"),
-        help_text=_(
-            "When the page lists several records of that name: the id of the right one, or "
-            "new for another person."
-        ),
-    )
     reason = forms.CharField(max_length=300, required=False, label=_("Reason"))
+    # When the name is more than one record's, the page asks which with radio buttons, as
+    # registration does (templates/_choose_record.html): a record's id, or new.
+    CHOICE = "substitute_record"
 
     def __init__(self, *args: Any, seated: Any = (), **kw: Any) -> None:
         super().__init__(*args, **kw)
@@ -313,9 +308,9 @@ class SubstituteForm(forms.Form):
         """The record chosen becomes the service's arguments: an id (the substitute), or new."""
         data = super().clean() or {}
         try:
-            choice = parse_choice(data.pop("substitute_record", None))
+            choice = parse_choice(self.data.get(self.CHOICE))
         except KaiserError as exc:
-            raise forms.ValidationError({"substitute_record": exc.message}) from None
+            raise forms.ValidationError(exc.message) from None
         if isinstance(choice, int):
             data["substitute"], data["substitute_name"] = choice, ""
         elif choice == NEW:

@@ -50,6 +50,7 @@ EVENT_SETTINGS = {
         "forfeit_loser_score",
         "pool_count",
         "pool_advance",
+        "knockout_size",
     )
 }
 
@@ -177,7 +178,6 @@ BIG_TEXT = {
 
 # Text and number fields of inputs that are not stored as given, and what bounds them instead.
 NOT_STORED = {
-    "tournaments.forms.SubstituteForm.substitute_record": "a player's id as text, read by the form",
     "kaiser_club.members.forms.InvitationSignUpForm.username": "Django's User form, its model's",
 }
 
