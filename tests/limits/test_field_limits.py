@@ -178,6 +178,7 @@ BIG_TEXT = {
 
 # Text and number fields of inputs that are not stored as given, and what bounds them instead.
 NOT_STORED = {
+    "tournaments.forms.SubstituteForm.substitute_record": "a player's id as text, read by the form",
     "kaiser_club.members.forms.InvitationSignUpForm.username": "Django's User form, its model's",
 }
 
