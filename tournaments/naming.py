@@ -47,11 +47,7 @@ def last_winners_round(event: Any) -> int:
         return int(cached)
     if event.double_bracket or not (event.is_bracket or event.staged):
         return 0
-    from .models import Pairing
-
-    codes = Pairing.objects.filter(event_id=event.id, stage="winners").values_list(
-        "code", flat=True
-    )
+    codes = event.pairings.filter(stage="winners").values_list("code", flat=True)
     numbers = [int(m.group(1)[1:]) for c in codes if (m := CODE.match(c or ""))]
     event._last_winners_round = max(numbers, default=0)
     return int(event._last_winners_round)
