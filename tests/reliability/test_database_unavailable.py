@@ -37,7 +37,7 @@ class DownConnection:
 def test_health_check_answers_503_while_the_database_is_away(
     monkeypatch: pytest.MonkeyPatch, error: Exception
 ) -> None:
-    monkeypatch.setattr("kaiser_club.views.connection", DownConnection(error))
+    monkeypatch.setattr("kaiser_club.middleware.connection", DownConnection(error))
     response = APIClient().get("/healthz")
     assert response.status_code == 503
     assert response.json() == {"detail": UNAVAILABLE_MESSAGE, "code": "database_unavailable"}
@@ -71,6 +71,6 @@ def test_recording_a_hand_during_an_outage_is_503_and_the_retry_records_it_once(
 
 
 def test_other_errors_are_not_turned_into_503(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("kaiser_club.views.connection", DownConnection(ValueError("a bug")))
+    monkeypatch.setattr("kaiser_club.middleware.connection", DownConnection(ValueError("a bug")))
     client = APIClient(raise_request_exception=False)
     assert client.get("/healthz").status_code == 500
