@@ -8,12 +8,12 @@ from typing import Any
 
 from scoring.signals import game_changed, game_correcting, game_finished, game_result_changing
 
+from .services.results import game_result_sync, lock_event_of_game, refuse_if_played_on
+
 log = logging.getLogger(__name__)
 
 
 def on_game_changed(sender: Any, game_id: int, **kwargs: Any) -> None:
-    from .services.results import game_result_sync
-
     if kwargs.get("outcome_may_change") is False:
         return  # a game in progress before and after: its pairing has no result to move
 
@@ -26,16 +26,12 @@ def on_game_changed(sender: Any, game_id: int, **kwargs: Any) -> None:
 
 
 def on_game_result_changing(sender: Any, game_id: int, over: bool, winner: str, **kw: Any) -> None:
-    from .services.results import refuse_if_played_on
-
     refuse_if_played_on(
         game_id=game_id, over=over, winner=winner, roll_back=bool(kw.get("roll_back"))
     )
 
 
 def on_game_correcting(sender: Any, game_id: int, **kwargs: Any) -> None:
-    from .services.results import lock_event_of_game
-
     if kwargs.get("roll_back"):  # only a roll back writes to the event (refuse_if_played_on)
         lock_event_of_game(game_id=game_id)
 

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.db import connections
+
 V = "tournaments_eventversion"
 BOTH = "results = results + 1, live = live + 1"
 LIVE = "live = live + 1"
@@ -130,8 +132,6 @@ def postgresql_drops() -> list[str]:
 def restore_sqlite_triggers(*, using: str = "default", **kwargs: Any) -> None:
     """Receiver of ``post_migrate``: on SQLite, every counter trigger a remade table lost is
     made again, and every event has its counters."""
-    from django.db import connections
-
     connection = connections[using]
     if connection.vendor != "sqlite":
         return

@@ -12,6 +12,7 @@ import hashlib
 from collections.abc import Callable
 from typing import Any
 
+import django_tables2 as tables
 from django.core.cache import cache
 from django.http import Http404, HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import render
@@ -30,6 +31,7 @@ from ..naming import first_stage_title, remember_rounds
 from ..pairing.pools import pool_name
 from ..standings import event_tables, event_versions, season_table, season_version
 from ..standings.versions import Versions
+from ..table.present import hand_row
 from . import selectors
 from .bracket import draw
 from .present import GameLine, game_line, now_playing, placing_label, player_name
@@ -217,8 +219,6 @@ def _standings_tables(
 
 
 def _configure(request: HttpRequest, table: Any) -> Any:
-    import django_tables2 as tables
-
     tables.RequestConfig(request, paginate=False).configure(table)
     return table
 
@@ -321,8 +321,6 @@ def game_sheet(request: HttpRequest, event_id: int, pairing_id: int) -> HttpResp
     event = _event(event_id)
 
     def build(versions: Versions) -> dict[str, Any]:
-        from ..table.present import hand_row
-
         pairing = selectors.pairing_with_hands(event, pairing_id)
         if pairing is None:
             raise Http404(_("This event has no such game."))

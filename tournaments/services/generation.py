@@ -38,7 +38,7 @@ from ..pairing.model import (
     PlayedBye,
     PlayedGame,
 )
-from ..pairing.progressive import ProgressiveRound, TableOfFour, progressive_round
+from ..pairing.progressive import ProgressiveRound, SitOut, TableOfFour, progressive_round
 from ..standings import event_standings, pool_standings
 from .brackets import make_bracket, store_bracket
 from .entries import team_for
@@ -609,8 +609,6 @@ def _history(
                 first_dealer_north_south=row.first_dealer_home,
             )
         )
-    from ..pairing.progressive import SitOut
-
     return [
         ProgressiveRound(
             number=n,

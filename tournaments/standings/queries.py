@@ -14,6 +14,7 @@ from typing import Any
 
 from django.db.models import Count, Q, QuerySet, Sum
 
+from kaiser_club.models import Player
 from scoring.choices import EndReasonChoice
 
 from ..choices import DEFAULT_TIEBREAKS, EventKind, ResultKind, SlotSide
@@ -254,8 +255,6 @@ def player_standings(
     """Individual standings: each player is credited with their partnership's results (the
     registered players; a substitute's game counts for the player they replaced). 5 queries,
     6 when a metric reads the games."""
-    from kaiser_club.models import Player
-
     pairings = decided(pairings)
     order_by = list(tiebreaks or DEFAULT_TIEBREAKS)
     totals: list[tuple[str, list[dict[str, Any]]]] = []

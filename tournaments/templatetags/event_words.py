@@ -11,6 +11,7 @@ from django.utils.translation import ngettext
 
 from ..clock_words import clock_text
 from ..game_result import pairing_result
+from ..models import Round
 from ..naming import game_name, round_name
 from ..pairing.pools import pool_name
 from ..round_state import round_state as round_state_words
@@ -44,8 +45,6 @@ def pool_title(number: int) -> str:
 @register.simple_tag
 def job_round_title(job: Any, event: Any) -> str:
     """What a generation job drew, in words: "Semi-finals: 2 games." (two queries)."""
-    from ..models import Round
-
     found = Round.objects.filter(event_id=event.id, number=job.round_number).first()
     if found is None:
         return ""
