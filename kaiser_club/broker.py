@@ -18,12 +18,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from celery import Task
 from django.conf import settings
 from kombu.exceptions import OperationalError
 from redis.exceptions import RedisError
 
 from . import outages
+from .celery import app
 
 WHAT = "The job broker (Celery)"
 
@@ -36,10 +36,13 @@ def _seconds() -> float:
     return float(getattr(settings, "BROKER_OUTAGE_SECONDS", 5.0))
 
 
-def send(task: Task, *args: Any, ask_anyway: bool = False) -> None:
-    """Queues ``task`` with ``args``; ``Unreachable`` when the broker cannot take it.
-    ``ask_anyway``: ask the broker even in an outage noticed a moment ago (a sweep, which no
-    one waits for, and whose send is how the outage's end is noticed)."""
+def send(task_name: str, *args: Any, ask_anyway: bool = False) -> None:
+    """Queues the task registered as ``task_name`` with ``args``; ``Unreachable`` when the
+    broker cannot take it. By name, so a service never imports the task that calls it back
+    (every task module is imported when the apps are ready). ``ask_anyway``: ask the broker
+    even in an outage noticed a moment ago (a sweep, which no one waits for, and whose send is
+    how the outage's end is noticed)."""
+    task = app.tasks[task_name]
     if getattr(settings, "CELERY_TASK_ALWAYS_EAGER", False):
         task.apply_async(args=args, retry=False)
         return

@@ -11,11 +11,15 @@ class TournamentsConfig(AppConfig):
         from scoring.places import register as register_places
         from scoring.results import register as register_settler
 
+        from . import tasks  # noqa: F401  (every task registered: services queue them by name)
         from .game_gate import GATE_READS, GATE_RELATED, event_gate
         from .game_place import event_places
         from .game_result import RESULT_READS, RESULT_RELATED, event_settler
+        from .outbox import tasks as outbox_tasks  # noqa: F401
         from .outbox.receivers import connect as connect_outbox
         from .receivers import connect
+        from .reports import tasks as reports_tasks  # noqa: F401
+        from .standings import tasks as standings_tasks  # noqa: F401
         from .standings.cache import connect as connect_standings_cache
         from .version_triggers import restore_sqlite_triggers
 

@@ -2,12 +2,13 @@
 
 from celery import shared_task
 
+from .services.generation import generation_run
+from .services.results import resync_missed
+
 
 @shared_task(name="tournaments.generate", acks_late=True, ignore_result=True)
 def generate_task(job_id: int) -> None:
     """Generates what a GenerationJob asks for; safe to deliver twice."""
-    from .services.generation import generation_run
-
     generation_run(job_id=job_id)
 
 
@@ -15,6 +16,4 @@ def generate_task(job_id: int) -> None:
 def sync_results_task() -> int:
     """Beat: carries on any finished game whose pairing missed it (a crash between the game's
     commit and the bracket's advance). Returns how many were synced."""
-    from .services.results import resync_missed
-
     return resync_missed()

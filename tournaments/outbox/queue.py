@@ -20,7 +20,6 @@ from ..models import (
 )
 from ..registration_selectors import Seat
 from .compose import Composed, compose
-from .tasks import send_message_task
 
 log = logging.getLogger(__name__)
 
@@ -79,6 +78,6 @@ def send_all(message_ids: Iterable[int]) -> None:
     """Hands each message to the broker; one it cannot take waits, queued, for the sweep."""
     for message_id in message_ids:
         try:
-            broker.send(send_message_task, message_id)
+            broker.send("outbox.send", message_id)
         except broker.Unreachable as exc:
             log.info("Message %s not sent now: %s", message_id, exc)

@@ -228,10 +228,8 @@ def report_send(*, job_id: int, ask_anyway: bool = False) -> bool:
     broker cannot be reached: asking for a report never fails because Redis is down. Within
     a few seconds of a failed send a request does not ask the broker again; the sweep does
     (``ask_anyway``)."""
-    from .tasks import render_report_task
-
     try:  # eager mode (no broker) lets the task's errors through: a bug, not an outage
-        broker.send(render_report_task, job_id, ask_anyway=ask_anyway)
+        broker.send("reports.render", job_id, ask_anyway=ask_anyway)
     except broker.Unreachable as exc:  # warned once per outage (kaiser_club/outages.py)
         log.info("Report job %s not sent: %s", job_id, exc)
         ReportJob.objects.filter(id=job_id).update(send_error=str(exc)[:300])

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from celery import shared_task
 
+from .services import report_run, report_sweep
+
 
 @shared_task(
     name="reports.render",
@@ -17,14 +19,10 @@ from celery import shared_task
     ignore_result=True,
 )
 def render_report_task(job_id: int) -> None:
-    from .services import report_run
-
     report_run(job_id=job_id)
 
 
 @shared_task(name="reports.sweep", ignore_result=True)
 def sweep_reports_task() -> dict[str, int]:
     """Beat: re-sends report jobs never started and takes back those whose worker died."""
-    from .services import report_sweep
-
     return report_sweep()

@@ -91,10 +91,8 @@ def _send(job_id: int) -> None:
     the round (or the sentence saying why there is none) in this answer, not a job queued
     that no worker will ever see, which would refuse every later request as "already
     queued"."""
-    from ..tasks import generate_task
-
     try:
-        broker.send(generate_task, job_id)
+        broker.send("tournaments.generate", job_id)
     except broker.Unreachable as exc:
         log.info("Generation job %s run here: the broker is away (%s)", job_id, exc)
         generation_run(job_id=job_id)

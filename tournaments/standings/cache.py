@@ -24,6 +24,7 @@ from django.db.models import OuterRef, Subquery
 from kaiser_club import broker
 from scoring.choices import GameStatus, HandAction
 from scoring.models import GameChange
+from scoring.signals import game_changed
 
 from ..choices import DEFAULT_TIEBREAKS, EventKind, ResultKind
 from ..models import Event, Pairing, Season
@@ -197,18 +198,12 @@ def on_game_changed(sender: Any, game_id: int, **kwargs: Any) -> None:
 
 
 def _queue_refresh(event_id: int) -> None:
-    from .tasks import refresh_standings
-
     try:  # no retries, and none at all in an outage noticed a moment ago (kaiser_club/broker.py)
-        broker.send(refresh_standings, event_id)
+        broker.send("tournaments.refresh_standings", event_id)
     except Exception as exc:  # broker.Unreachable, or the task failed (no broker: it ran here)
         log.info("Standings of event %s computed in the request (%s)", event_id, exc)
         refresh_event(event_id)
 
 
 def connect() -> None:
-    from scoring.signals import game_changed
-
-    from . import tasks  # noqa: F401  (registers the task with Celery in every process)
-
     game_changed.connect(on_game_changed, dispatch_uid="tournaments.standings.cache")

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from celery import shared_task
 
+from .cache import refresh_event
+
 
 @shared_task(name="tournaments.refresh_standings", acks_late=True, ignore_result=True)
 def refresh_standings(event_id: int) -> bool:
-    from .cache import refresh_event
-
     return refresh_event(event_id)
