@@ -82,7 +82,7 @@ from tournaments.choices import JobStatus, ResultKind  # noqa: E402
 from tournaments.models import Entry, Event, Pairing, ReportJob, Round  # noqa: E402
 from tournaments.reports import render  # noqa: E402
 from tournaments.reports.services import report_run  # noqa: E402
-from tournaments.services.results import lock_event  # noqa: E402
+from tournaments.services.locks import lock_event  # noqa: E402
 
 logging.getLogger("weasyprint").setLevel(logging.ERROR)
 logging.getLogger("fontTools").setLevel(logging.ERROR)

@@ -56,7 +56,7 @@ def _other(side: str) -> str:
 
 def _generate(event_id: int) -> None:
     from tournaments.services import generate
-    from tournaments.services.results import lock_event
+    from tournaments.services.locks import lock_event
 
     with transaction.atomic():
         generate(event=lock_event(event_id))

@@ -31,7 +31,7 @@ def seed() -> dict[str, object]:
     from scoring.api.serializers import HandRecordSerializer
     from tournaments import services
     from tournaments.models import Pairing, Round
-    from tournaments.services.results import lock_event
+    from tournaments.services.locks import lock_event
 
     from .tablet import hand_body
 

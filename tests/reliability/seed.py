@@ -122,7 +122,7 @@ def seed_event(*, tables: int) -> dict[str, Any]:
     from kaiser_club.roles import Role
     from tournaments import services
     from tournaments.models import Pairing, Round
-    from tournaments.services.results import lock_event
+    from tournaments.services.locks import lock_event
 
     club = _club("Load")
     event = services.event_create(

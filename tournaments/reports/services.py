@@ -43,7 +43,7 @@ from scoring.models import Game
 from ..choices import JobStatus
 from ..models import Event, Pairing, ReportJob, ReportKind, Round, Table
 from ..permissions import EventAction
-from ..services.results import lock_event
+from ..services.locks import lock_event
 from . import render
 
 log = logging.getLogger(__name__)

@@ -239,13 +239,17 @@ def load_bracket(event: Event, *, lock: bool = False) -> LoadedBracket:
     return LoadedBracket(Bracket(matches=tuple(matches), seeds=()), rows)
 
 
+Undecided = list[tuple[Pairing, list[Entry]]]  # a game to decide without playing: its withdrawn
+
+
 def carry_result(
     *, event: Event, loaded: LoadedBracket, row: Pairing, by: User | None = None
-) -> None:
+) -> Undecided:
     """Fills the slots the decided ``row`` feeds, cancels a reset that will not be played, and
-    opens the games whose two teams are now known (a withdrawn team's game is forfeited)."""
+    opens the games whose two teams are now known. Returns the games a withdrawn team
+    cannot play, for the caller to decide at once (deciding one carries it on in turn)."""
     if row.advanced or row.match_number is None:
-        return
+        return []
     winner, loser = row.winner, row.loser
     # By match number: one result can fill both slots of a match (the grand final's winner
     # and loser both go on to the reset), and that match must be opened once, not per slot.
@@ -273,8 +277,7 @@ def carry_result(
         for t in touched.values()
         if t.home_id and t.away_id and not t.cancelled and t.game_id is None
     ]
-    if ready:
-        open_games(event=event, rows=ready, by=by, loaded=loaded)
+    return open_games(event=event, rows=ready, by=by) if ready else []
 
 
 def open_games(
@@ -282,14 +285,13 @@ def open_games(
     event: Event,
     rows: Sequence[Pairing],
     by: User | None = None,
-    loaded: LoadedBracket | None = None,
     rules: RuleSet | None = None,
-) -> None:
+) -> Undecided:
     """Creates the games of bracket rows whose teams are known, each at the lowest table that
-    has no game in play and none in the same round. A withdrawn team's game is forfeited.
-    Each row takes one game: a row that has one by the time it is written keeps it."""
-    from .results import decide_without_game  # results imports this module
-
+    has no game in play and none in the same round. Each row takes one game: a row that has
+    one by the time it is written keeps it. Returns the rows a withdrawn team cannot play,
+    for the caller to decide after these games are opened (deciding one carries the result on
+    and may open later games, at tables this count has not seen)."""
     rules = rules or event_rules(event)
     busy = Pairing.objects.filter(event=event, table__isnull=False).filter(
         Q(game__status=GameStatus.IN_PROGRESS) | Q(round_id__in={r.round_id for r in rows})
@@ -301,9 +303,7 @@ def open_games(
         if status == GameStatus.IN_PROGRESS:
             playing.add(number)
     plans: list[tuple[Pairing, int]] = []
-    # A withdrawn team's game is decided after the others are opened: deciding it carries the
-    # result on and may open later games (at tables this loop has not counted yet).
-    without_game: list[tuple[Pairing, list[Entry]]] = []
+    without_game: Undecided = []
     for row in {r.id: r for r in rows}.values():
         home, away = row.home, row.away
         assert home is not None and away is not None
@@ -320,8 +320,7 @@ def open_games(
         tables = tables_ensure(event=event, count=max(n for _, n in plans))
         for row, number in plans:
             pairing_game_open(event=event, pairing=row, table=tables[number], rules=rules, by=by)
-    for row, withdrawn in without_game:
-        decide_without_game(event=event, row=row, forfeiting=withdrawn, loaded=loaded, by=by)
+    return without_game
 
 
 def later_activity(loaded: LoadedBracket, row: Pairing) -> list[Pairing]:

@@ -30,7 +30,8 @@ from scoring.services.teams import TEAM_NAME_TOO_LONG
 
 from ..choices import EntryStatus, EventStatus, Format, ResultKind, SlotSide
 from ..models import Entry, Event, Pairing, Round, Substitution
-from .results import lock_event, pairing_forfeit
+from .locks import lock_event
+from .results import pairing_forfeit
 
 NAME_MAX = Player._meta.get_field("name").max_length or 120
 TEAM_NAME_MAX = Entry._meta.get_field("name").max_length or 160

@@ -22,7 +22,8 @@ from .. import limits
 from ..choices import EventKind, EventStatus, Format, KnockoutKind, Seeding, Tiebreak
 from ..models import Event, Pairing, Round, Season
 from .games import event_rules, game_for, game_touched
-from .results import lock_event, refresh_status
+from .locks import lock_event
+from .results import refresh_status
 
 # Settings that decide how teams are paired: fixed once the first round exists.
 PAIRING_SETTINGS = {

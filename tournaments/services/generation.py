@@ -43,7 +43,8 @@ from ..standings import event_standings, pool_standings
 from .brackets import make_bracket, store_bracket
 from .entries import team_for
 from .games import drop_games, event_rules, games_for
-from .results import forfeit_points, lock_event, refresh_bye_points, round_robin_rounds
+from .locks import lock_event
+from .results import forfeit_points, refresh_bye_points, round_robin_rounds
 from .tables import tables_ensure
 
 log = logging.getLogger(__name__)

@@ -41,7 +41,7 @@ from ..models.registrations import ACTIVE_STATUSES, EMAIL_MAX, new_secret
 from ..outbox.queue import tell
 from ..permissions import EventAction
 from . import entries
-from .results import lock_event
+from .locks import lock_event
 
 NAME_MAX = Registrant._meta.get_field("name").max_length or 120
 PARTNERSHIP_NAME_MAX = Registration._meta.get_field("name").max_length or 160

@@ -36,12 +36,9 @@ from .brackets import (
     rows_after,
 )
 from .games import drop_games, game_touched
+from .locks import lock_event
 
 Outcome = tuple[str, str, int | None, int | None]  # kind, winner side, home points, away points
-
-
-def lock_event(event_id: int) -> Event:
-    return Event.objects.select_for_update().get(id=event_id)
 
 
 def outcome_of_game(event: Event, game: Game) -> Outcome:
@@ -121,7 +118,7 @@ def apply_result(
         ]
     )
     if loaded is not None and row.decided:
-        carry_result(event=event, loaded=loaded, row=row, by=by)
+        carry_on(event=event, loaded=loaded, row=row, by=by)
     if loaded is None:
         refresh_bye_points(round_id=row.round_id)
     refresh_status(event=event, round_ids=[row.round_id])
@@ -248,7 +245,7 @@ def pairing_rollback(
     row = loaded.row_of(pairing)
     undone = undo_later(event=event, loaded=loaded, row=row, by=by, reason=reason, allowed=True)
     if row.decided:
-        carry_result(event=event, loaded=loaded, row=row, by=by)
+        carry_on(event=event, loaded=loaded, row=row, by=by)
     refresh_status(event=event, round_ids=[row.round_id])
     return undone
 
@@ -329,6 +326,13 @@ def pairing_forfeit(
         return apply_result(event=event, row=row, outcome=outcome_of_game(event, row.game), by=by)
     outcome = (ResultKind.FORFEIT, winner, *forfeit_points(event, winner))
     return apply_result(event=event, row=row, outcome=outcome, reason=reason, by=by)
+
+
+def carry_on(*, event: Event, loaded: LoadedBracket, row: Pairing, by: User | None) -> None:
+    """Carries ``row``'s result on through the bracket, and decides at once each game a
+    withdrawn team cannot play (which carries that result on in turn)."""
+    for undecided, withdrawn in carry_result(event=event, loaded=loaded, row=row, by=by):
+        decide_without_game(event=event, row=undecided, forfeiting=withdrawn, loaded=loaded, by=by)
 
 
 def decide_without_game(

@@ -17,7 +17,7 @@ from scoring.models import Game
 from ..choices import EventStatus, ResultKind, RoundStatus
 from ..models import Entry, Pairing, Round
 from .games import drop_games, event_rules, game_for
-from .results import lock_event
+from .locks import lock_event
 
 
 def _round(round_: Round) -> Round:

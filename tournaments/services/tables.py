@@ -12,6 +12,7 @@ from kaiser_club.errors import Conflict, InvalidInput
 from kaiser_club.sentences import N_
 
 from ..models import Event, Table
+from .locks import lock_event
 
 # Crockford's base 32: no I, L, O or U, so a code read aloud or typed is hard to get wrong.
 CODE_ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
@@ -82,8 +83,6 @@ def table_renew(*, table: Table) -> Table:
 def table_add(*, event: Event) -> Table:
     """One more table at the end of the event's numbering (two asked for at once are two
     tables: the event's lock lets the second see the first)."""
-    from .results import lock_event  # results imports brackets, which imports this module
-
     lock_event(event.id)
     last = Table.objects.filter(event=event).order_by("-number").first()
     number = (last.number if last else 0) + 1
