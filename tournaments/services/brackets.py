@@ -239,7 +239,7 @@ def load_bracket(event: Event, *, lock: bool = False) -> LoadedBracket:
     return LoadedBracket(Bracket(matches=tuple(matches), seeds=()), rows)
 
 
-Undecided = list[tuple[Pairing, list[Entry]]]  # a game to decide without playing: its withdrawn
+Undecided = list[tuple[Pairing, list[Entry]]]  # a game no one will play, its withdrawn teams
 
 
 def carry_result(
