@@ -374,15 +374,14 @@ def _forfeit(request: HttpRequest, event: Event, pairing: Pairing) -> HttpRespon
     only once confirmed ("confirm" in the form)."""
     form = ForfeitForm(request.POST, names=_names(pairing))
     if "confirm" not in request.POST and form.is_valid():
-        try:  # asked only if it would be recorded: the very service, rolled back
-            with transaction.atomic():
-                actions.pairing_forfeit(
-                    actor=Actor.of(request.user), pairing=pairing, **form.cleaned_data
-                )
-                transaction.set_rollback(True)
-        except KaiserError as exc:
-            show_error(request, exc, form=form)
-            return _pairing_page(request, event, pairing, status=exc.status, forfeit_form=form)
+        # Asked only if it would be recorded: the very service, rolled back.
+        with refusal_shown(request, form=form) as refused, transaction.atomic():
+            actions.pairing_forfeit(
+                actor=Actor.of(request.user), pairing=pairing, **form.cleaned_data
+            )
+            transaction.set_rollback(True)
+        if refused:
+            return _pairing_page(request, event, pairing, status=refused.status, forfeit_form=form)
         names = _names(pairing)
         home_forfeits = form.cleaned_data["forfeiting"] == SlotSide.HOME
         return _pairing_page(
@@ -531,11 +530,10 @@ def _paper_hand(request: HttpRequest, event: Event, pairing: Pairing) -> HttpRes
     if "preview" in request.POST:
         if not form.is_valid():
             return page(400)
-        try:
+        with refusal_shown(request, form=form) as refused:
             before, after = verification.hand_preview(game=game, entry=form.entry)
-        except KaiserError as exc:
-            show_error(request, exc, form=form)
-            return page(exc.status)
+        if refused:
+            return page(refused.status)
         return page(200, paper_preview=preview_context(before, after))
     return act(
         request,
