@@ -163,7 +163,7 @@ class PaperHandForm(HandForm):
     """The next hand of a game its table cannot enter, from the paper sheet
     (``hand_record_by``): the id it was entered with makes sending it twice harmless."""
 
-    client_id = forms.UUIDField(widget=forms.HiddenInput)
+    client_id = forms.UUIDField(widget=forms.HiddenInput, max_length=36)
 
     @classmethod
     def next_of(cls, game: Game, *, rules: RuleSet | None = None) -> PaperHandForm:

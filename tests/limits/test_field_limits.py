@@ -70,6 +70,19 @@ STORED: dict[str, dict[str, Field[Any, Any]]] = {
         "reason": column(GameChange, "reason"),
         "version": column(Game, "version"),
     },
+    "scoring.forms.HandForm": {
+        "number": column(Hand, "number"),
+        "bid": column(Hand, "bid"),
+        "bidding_team_tricks": column(Hand, "bidding_team_tricks"),
+        "bidder_tricks": column(Hand, "bidder_tricks"),
+    },
+    "scoring.forms.PaperHandForm": {
+        "number": column(Hand, "number"),
+        "bid": column(Hand, "bid"),
+        "bidding_team_tricks": column(Hand, "bidding_team_tricks"),
+        "bidder_tricks": column(Hand, "bidder_tricks"),
+        "client_id": column(Hand, "client_id"),
+    },
     "scoring.forms.HandCorrectionForm": {
         "number": column(Hand, "number"),
         "version": column(Game, "version"),
@@ -100,7 +113,6 @@ STORED: dict[str, dict[str, Field[Any, Any]]] = {
         "rating": column(Entry, "rating"),
     },
     "tournaments.api.serializers.ClockSerializer": {"minutes": column(Game, "added_minutes")},
-    "tournaments.api.serializers.CorrectSerializer": {"reason": column(Pairing, "reason")},
     "tournaments.api.serializers.PairingForfeitSerializer": {"reason": column(Pairing, "reason")},
     "tournaments.api.serializers.RollbackSerializer": {"reason": column(Pairing, "reason")},
     "tournaments.api.serializers.SwapTablesSerializer": {
@@ -178,7 +190,6 @@ BIG_TEXT = {
 
 # Text and number fields of inputs that are not stored as given, and what bounds them instead.
 NOT_STORED = {
-    "tournaments.forms.SubstituteForm.substitute_record": "a player's id as text, read by the form",
     "kaiser_club.members.forms.InvitationSignUpForm.username": "Django's User form, its model's",
 }
 

@@ -143,7 +143,8 @@ def test_forfeit_and_withdraw_from_the_pages(client):
     pairing = Pairing.objects.filter(event=event).order_by("table__number").first()
     assert pairing is not None
     client.post(
-        f"/events/{event.id}/games/{pairing.id}/forfeit/", {"forfeiting": "home", "reason": "x"}
+        f"/events/{event.id}/games/{pairing.id}/forfeit/",
+        {"forfeiting": "home", "reason": "x", "confirm": "1"},  # once asked (the page asks)
     )
     pairing.refresh_from_db()
     assert (pairing.result, pairing.winner_side) == ("forfeit", "away")
