@@ -42,6 +42,9 @@ MIDDLEWARE = [
     "kaiser_club.middleware.HealthCheckMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # What a shared cache in front may keep: never an answer that sets a cookie
+    # (kaiser_club/http_cache.py).
+    "kaiser_club.http_cache.SharedCacheGuardMiddleware",
     # An event's public page stored at the event's version, answered before sessions,
     # authentication and CSRF for a reader who is not signed in
     # (tournaments/public/stored_pages.py).

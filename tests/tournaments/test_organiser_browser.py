@@ -199,7 +199,7 @@ def test_a_tournament_day_from_the_new_event_form_to_the_standings(laptop: Any, 
     for pairing in pairings:
         assert pairing.home and pairing.away and pairing.table
         expect(_row(public, hall, pairing.home.name)).to_contain_text(
-            f"0–0 v {pairing.away.name}, table {pairing.table.number}"
+            f"v {pairing.away.name}, table {pairing.table.number}"
         )
 
     # The home team at table 1 wins its game at the table (three hands of +20).

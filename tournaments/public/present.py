@@ -163,18 +163,20 @@ def game_line(pairing: Pairing) -> GameLine:
 @dataclass
 class NowPlaying:
     """What each team (by entry id) and each player (by player id) is playing now:
-    "23–17 v Team X, table 4", for the standings' last column."""
+    "v Team X, table 4", for the standings' last column."""
 
     entries: dict[int, str]
     players: dict[int, str]
 
 
 def now_playing(games: list[dict[str, Any]]) -> NowPlaying:
-    """From ``selectors.now_playing_rows``."""
+    """From ``selectors.now_playing_rows``: whom and where, not the running score, so the
+    standings change when a result does and not with every hand (the score is on the live
+    page, the home page and the game's sheet)."""
     found = NowPlaying({}, {})
     for game in games:
         sides = []
-        for side, score in (("home", "game__ns_score"), ("away", "game__ew_score")):
+        for side in ("home", "away"):
             players = (game[f"{side}_team__player_one_id"], game[f"{side}_team__player_two_id"])
             name = game[f"{side}__name"] or " & ".join(
                 n
@@ -184,15 +186,10 @@ def now_playing(games: list[dict[str, Any]]) -> NowPlaying:
                 )
                 if n
             )
-            sides.append((game[f"{side}_id"], players, name, game[score]))
+            sides.append((game[f"{side}_id"], players, name))
         for me, them in ((sides[0], sides[1]), (sides[1], sides[0])):
-            entry, players, own = me[0], me[1], me[3]
-            other_name, other = them[2], them[3]
-            text = _("%(own)s–%(other)s v %(name)s") % {
-                "own": own,
-                "other": other,
-                "name": other_name,
-            }
+            entry, players = me[0], me[1]
+            text = _("v %(name)s") % {"name": them[2]}
             if game["table__number"]:
                 text += ", " + _("table %(n)s") % {"n": game["table__number"]}
             if entry is not None:

@@ -150,8 +150,6 @@ def now_playing_rows(event: Event) -> list[dict[str, Any]]:
             "home__name",
             "away__name",
             "table__number",
-            "game__ns_score",
-            "game__ew_score",
             "home_team__player_one_id",
             "home_team__player_two_id",
             "away_team__player_one_id",

@@ -19,9 +19,10 @@ in on the way out: the CSRF token (of the reader's own cookie, set if missing) a
 server's clock. Renderings live in the Django cache (shared by the workers) and, once seen,
 in the worker's memory, so a hit costs the counter's look-up and a copy.
 
-A page that shows fewer rows than the counter follows (a game's score sheet: its game, round
-and table, and what the results counter covers) is stored with a token of those rows. When
-the counter has moved (a hand at another table), the token is read again (one look-up) and,
+A page that shows fewer rows than the counter follows (the standings: what the results
+counter covers; a game's score sheet: that, and its game, round and table) is stored with a
+token of those rows. When the counter has moved (a hand at another table), the token is read
+again (no look-up for the standings, one for a sheet) and,
 unchanged, the rendering is served once more, labelled with the new counter, its ETag kept:
 the phone holding it gets a 304, not a page rendered afresh to say the same. Any other page
 rendered again the same as before keeps its ETag too.
@@ -67,6 +68,7 @@ NOW_MARK = "98765432101234"  # digits, where the page says the server's time in 
 MARKS = re.compile(f"({re.escape(CSRF_MARK)}|{re.escape(NOW_MARK)})".encode())
 PUBLIC_PAGE = re.compile(r"^/e/(\d{1,12})/(?!standings\.csv)")
 GAME_SHEET = re.compile(r"^/e/(\d{1,12})/games/(\d{1,12})/$")
+STANDINGS = re.compile(r"^/e/(\d{1,12})/standings/$")
 STORE_SECONDS = 24 * 60 * 60  # keys name their version: the timeout only clears old ones
 RENDERING_SECONDS = 10  # a rendering that died holds its page's lock no longer than this
 FIRST_WAIT_SECONDS = 2.0  # how long a request waits for another's first rendering of a page
@@ -156,7 +158,11 @@ def _get(key: str, version: str, now: float) -> Stored | None:
 
 def page_rows(path: str, event_id: int, versions: Versions) -> str | None:
     """The token of what a page shows, for the pages that show less than the live counter
-    follows (a game's score sheet); None for the others, and off PostgreSQL."""
+    follows: the standings (what the results counter covers: they show who is playing whom,
+    not the running score) and a game's score sheet (its game, round and table besides, on
+    PostgreSQL); None for the others, which change with any hand of the event."""
+    if STANDINGS.match(path) is not None:
+        return versions.results
     match = GAME_SHEET.match(path)
     if match is None or connection.vendor != "postgresql":
         return None

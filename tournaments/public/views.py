@@ -1,9 +1,12 @@
 """Public pages of an event: no sign-in, unless the organiser turned them off (then 404).
 
 Every page is a full page the first time and, every 3 seconds, its live part again through
-htmx (``?part=1``). The part carries an ETag made from the event's live version (one query);
-a browser that already has it gets 304 with nothing else read, so an idle hall of phones costs
-one small query each per poll, and a confirmed hand shows on the next one.
+htmx (``?part=1``). The part carries an ETag made from the version of what it shows (the
+event's live counter; the standings' results counter; one query); a browser that already has
+it gets 304 with nothing else read, so an idle hall of phones costs one small query each per
+poll, and a confirmed hand shows on the next one. A part is the same for every reader of one
+language, so a shared cache in front may keep it for a moment (``kaiser_club/http_cache.py``);
+a full page holds the reader's own CSRF token and is theirs only. HEAD is answered as GET.
 """
 
 from __future__ import annotations
@@ -18,12 +21,14 @@ from django.http import Http404, HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import render
 from django.template.loader import render_to_string
 from django.utils import timezone
-from django.utils.cache import get_conditional_response, patch_cache_control, patch_vary_headers
+from django.utils.cache import get_conditional_response
 from django.utils.http import quote_etag, urlencode
 from django.utils.safestring import mark_safe
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_safe
+
+from kaiser_club.http_cache import personal, shareable
 
 from ..choices import Tiebreak
 from ..models import Event
@@ -95,9 +100,13 @@ def _without_part(request: HttpRequest) -> None:
     request.GET = query  # type: ignore[assignment]
 
 
-def _headers(response: HttpResponse) -> HttpResponse:
-    patch_cache_control(response, no_cache=True, private=True)
-    patch_vary_headers(response, ["Accept-Language", "Cookie"])
+def _headers(response: HttpResponse, *, part: bool = False) -> HttpResponse:
+    """A live part is the same for every reader of one language: a shared cache may keep it.
+    A full page holds the reader's own CSRF token: theirs only."""
+    if part:
+        shareable(response)
+    else:
+        personal(response)
     return response
 
 
@@ -108,19 +117,21 @@ def live_page(
     build: Builder,
     *,
     page: str = "public/page.html",
+    results_only: bool = False,
 ) -> HttpResponse:
     """A page whose ``template`` part refreshes itself. ``build`` makes the part's context.
 
-    The part is rendered once per version of the event and kept under its ETag; the full page
-    wraps the kept part, so a hall of phones opening the standings reads one version query,
-    not the standings."""
+    The part is rendered once per version of what it shows (``results_only``: what the
+    results counter covers, not every hand) and kept under its ETag; the full page wraps the
+    kept part, so a hall of phones opening the standings reads one version query, not the
+    standings."""
     versions = event_versions(event)
     part = request.GET.get("part") == "1"
-    etag = _part_etag(request, versions.live)
+    etag = _part_etag(request, versions.results if results_only else versions.live)
     if part:
         not_modified = get_conditional_response(request, etag=etag)
         if not_modified is not None:
-            return _headers(not_modified)
+            return _headers(not_modified, part=True)
     _without_part(request)
     part_html = cache.get(_part_key(etag))
     current = True  # what is served is this version (not the latest rendering of another)
@@ -129,13 +140,13 @@ def live_page(
         if part and served != etag:  # the latest rendering: perhaps the one this phone has
             not_modified = get_conditional_response(request, etag=served)
             if not_modified is not None:
-                return _headers(not_modified)
+                return _headers(not_modified, part=True)
         current = served == etag
         etag = served
     if part:
         response = HttpResponse(part_html)
         response["ETag"] = etag
-        return _stored_if(current, _headers(response))
+        return _stored_if(current, _headers(response, part=True))
     context = {
         "event": event,
         "part_html": mark_safe(part_html),  # rendered by our own template, escaped there
@@ -228,7 +239,7 @@ def _order_names(names: list[str]) -> list[str]:
     return [str(labels.get(name, name)) for name in names]
 
 
-@require_GET
+@require_safe
 def event_home(request: HttpRequest, event_id: int) -> HttpResponse:
     event = _event(event_id)
 
@@ -250,7 +261,7 @@ def event_home(request: HttpRequest, event_id: int) -> HttpResponse:
     return live_page(request, event, "public/_home.html", build)
 
 
-@require_GET
+@require_safe
 def standings(request: HttpRequest, event_id: int) -> HttpResponse:
     event = _event(event_id)
 
@@ -262,10 +273,10 @@ def standings(request: HttpRequest, event_id: int) -> HttpResponse:
             "kind": found.kind,
         }
 
-    return live_page(request, event, "public/_standings.html", build)
+    return live_page(request, event, "public/_standings.html", build, results_only=True)
 
 
-@require_GET
+@require_safe
 def standings_csv(request: HttpRequest, event_id: int) -> HttpResponse:
     event = _event(event_id)
     _, sections = _standings_tables(request, event, event_versions(event))
@@ -274,7 +285,7 @@ def standings_csv(request: HttpRequest, event_id: int) -> HttpResponse:
     return _headers(csv_response(f"standings-{event.id}.csv", sections))
 
 
-@require_GET
+@require_safe
 def bracket(request: HttpRequest, event_id: int) -> HttpResponse:
     event = _event(event_id)
 
@@ -290,7 +301,7 @@ def bracket(request: HttpRequest, event_id: int) -> HttpResponse:
     return live_page(request, event, "public/_bracket.html", build)
 
 
-@require_GET
+@require_safe
 def round_tables(request: HttpRequest, event_id: int, number: int) -> HttpResponse:
     event = _event(event_id)
 
@@ -310,13 +321,13 @@ def round_tables(request: HttpRequest, event_id: int, number: int) -> HttpRespon
     return live_page(request, event, "public/_round.html", build)
 
 
-@require_GET
+@require_safe
 def index(request: HttpRequest) -> HttpResponse:
     """Every event whose pages are public: how a player finds the standings without a link."""
     return render(request, "public/index.html", {"events": selectors.public_events()})
 
 
-@require_GET
+@require_safe
 def game_sheet(request: HttpRequest, event_id: int, pairing_id: int) -> HttpResponse:
     event = _event(event_id)
 
@@ -339,7 +350,7 @@ def game_sheet(request: HttpRequest, event_id: int, pairing_id: int) -> HttpResp
     return live_page(request, event, "public/_game.html", build)
 
 
-@require_GET
+@require_safe
 def live(request: HttpRequest, event_id: int) -> HttpResponse:
     event = _event(event_id)
 
@@ -350,7 +361,7 @@ def live(request: HttpRequest, event_id: int) -> HttpResponse:
     return live_page(request, event, "public/_live.html", build)
 
 
-@require_GET
+@require_safe
 def team(request: HttpRequest, event_id: int, entry_id: int) -> HttpResponse:
     event = _event(event_id)
 
@@ -376,7 +387,7 @@ def team(request: HttpRequest, event_id: int, entry_id: int) -> HttpResponse:
     return live_page(request, event, "public/_team.html", build)
 
 
-@require_GET
+@require_safe
 def player(request: HttpRequest, event_id: int, player_id: int) -> HttpResponse:
     event = _event(event_id)
 
@@ -396,7 +407,7 @@ def player(request: HttpRequest, event_id: int, player_id: int) -> HttpResponse:
     return live_page(request, event, "public/_player.html", build)
 
 
-@require_GET
+@require_safe
 def projector(request: HttpRequest, event_id: int) -> HttpResponse:
     event = _event(event_id)
 
@@ -421,7 +432,7 @@ def _chunks(items: list[Any], size: int) -> list[list[Any]]:
     return [items[i : i + size] for i in range(0, len(items), size)]
 
 
-@require_GET
+@require_safe
 def season(request: HttpRequest, season_id: int) -> HttpResponse:
     found = selectors.public_season(season_id)
     if found is None:
@@ -433,7 +444,7 @@ def season(request: HttpRequest, season_id: int) -> HttpResponse:
         etag = _etag(request, version)
         not_modified = get_conditional_response(request, etag=etag)
         if not_modified is not None:
-            return _headers(not_modified)
+            return _headers(not_modified, part=True)
         _without_part(request)
     rows = season_table(season=found, version=version)
     table = StandingsTable(
@@ -457,4 +468,4 @@ def season(request: HttpRequest, season_id: int) -> HttpResponse:
     response = render(request, "public/_season.html" if part else "public/season.html", context)
     if etag is not None:
         response["ETag"] = etag
-    return _headers(response)
+    return _headers(response, part=part)
