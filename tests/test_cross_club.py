@@ -589,6 +589,15 @@ ROWS: list[Row] = [
         lambda i: {"forfeiting": "away"},
         ok=200,
     ),
+    Row(
+        "club B's game's forfeit taken back through club A's event",
+        "api",
+        "post",
+        AE + "pairings/{b_pairing}/forfeit-undo/",
+        404,
+        "{a_event_name} has no game {b_pairing}.",
+        ok=400,  # club A's own game has no forfeit to take back
+    ),
     *[
         Row(
             f"club B's game through club A's event: {action}",
@@ -800,7 +809,7 @@ ROWS: list[Row] = [
         "post",
         PE + "games/{b_pairing}/forfeit/",
         404,
-        body=lambda i: {"forfeiting": "away"},
+        body=lambda i: {"forfeiting": "away", "confirm": "1"},
         ok=302,
     ),
     Row("tables page: club B's event", "page", "post", PB + "tables/add/", 404, ok=302),

@@ -613,6 +613,12 @@ ENDPOINTS += [
         MANAGE_EVENT,
         lambda w: {"forfeiting": "away"},
     ),
+    Endpoint(  # a game with no forfeit: the organiser is answered that there is none
+        "event pairing forfeit undo api",
+        "post",
+        E + "pairings/{pairing}/forfeit-undo/",
+        manage_event(400),
+    ),
     Endpoint(
         "event pairing rollback preview api",
         "get",
