@@ -25,6 +25,16 @@ p95 within 200 ms for hands and for reads, no error, nothing shed, nothing lost.
     .venv/bin/python bench/load.py                    # 150 s, 200 tables, 1,000 phones
     .venv/bin/python bench/load.py --pace 3           # a hand every 3 s a table: a stress run
 
+    .venv/bin/python bench/load.py --nodes 2 --kill-node-at 60   # one node lost mid-load
+    .venv/bin/python bench/load.py --shared-cache --viewers 5000  # nginx's micro-cache in front
+
+``--nodes N`` runs N gunicorns (``--workers`` each) behind Caddy with deploy/Caddyfile, as
+compose runs its web nodes; ``--shared-cache`` puts nginx's micro-cache
+(deploy/nginx-micro-cache.conf) in front of the public pages' reads, and counts the requests
+that still reached the app (the nodes' access logs); ``--kill-node-at SECONDS`` kills the first
+node with SIGKILL that far into the load (the tablets retry on another, through Caddy). With
+one node and no cache, the clients talk to gunicorn directly, as before.
+
 The server URL is 127.0.0.1 only; DATABASE_URL (or --server) names the PostgreSQL server.
 """
 
@@ -36,8 +46,10 @@ import http.client
 import json
 import os
 import random
+import re
 import resource
 import shutil
+import signal
 import sys
 import tempfile
 import threading
@@ -54,7 +66,8 @@ sys.path.insert(0, str(REPO))
 import _summary as summary  # noqa: E402  (bench/ is on sys.path when run as a script)
 import psycopg  # noqa: E402
 
-from tests.reliability.stack import Gunicorn, app_env, manage, run_python  # noqa: E402
+from tests.reliability import production as prod  # noqa: E402
+from tests.reliability.stack import Gunicorn, app_env, free_port, manage, run_python  # noqa: E402
 from tests.reliability.tablet import GaveUp, Tablet, hand_body  # noqa: E402
 from tests.reliability.verify import check  # noqa: E402
 
@@ -296,6 +309,53 @@ def run_phones(
             pool.submit(fetch, phone, planned)
 
 
+# --- nodes behind the proxy -----------------------------------------------------------------
+
+
+def start_fronts(
+    work: Path, nodes: list[Gunicorn], *, shared_cache: bool
+) -> tuple[int, list[prod.Process]]:
+    """Caddy in front of the nodes (deploy/Caddyfile), and nginx's micro-cache between them
+    for the public reads if asked: (the port the clients use, the processes started)."""
+    front_port = free_port()
+    started: list[prod.Process] = []
+    internal = cache_port = None
+    if shared_cache:
+        internal, cache_port = free_port(), free_port()
+        started.append(
+            prod.start_nginx(work / "nginx", listen_port=cache_port, internal_port=internal)
+        )
+    config = prod.caddy_config(
+        site_address=":80",
+        listen_port=front_port,
+        storage=work / "caddy-data",
+        upstream_ports=[node.port for node in nodes],
+        internal_port=internal,
+        cache_port=cache_port,
+        public_reads="micro_cache" if shared_cache else "web_nodes",
+    )
+    started.append(prod.start_caddy(work / "caddy", config, listen_port=front_port))
+    return front_port, started
+
+
+def kill_node(node: Gunicorn) -> None:
+    if node.process is not None and node.process.poll() is None:
+        os.killpg(node.process.pid, signal.SIGKILL)
+
+
+PUBLIC_READ = re.compile(r"^GET /e/\S+ (\d{3}) ", re.M)
+
+
+def app_reads(nodes: list[Gunicorn]) -> dict[str, int]:
+    """The public reads that reached the nodes (their access logs), and those answered 200."""
+    statuses = [
+        status
+        for node in nodes
+        for status in PUBLIC_READ.findall(node.log.read_text(errors="replace"))
+    ]
+    return {"all": len(statuses), "200": statuses.count("200")}
+
+
 # --- report ---------------------------------------------------------------------------------
 
 
@@ -392,6 +452,13 @@ def main() -> int:
         "--pace", type=float, default=120.0, help="seconds between a tablet's hands (120)"
     )
     parser.add_argument("--viewers", type=int, default=1000, help="phones polling a page")
+    parser.add_argument("--nodes", type=int, default=1, help="web nodes (gunicorns) behind Caddy")
+    parser.add_argument(
+        "--shared-cache", action="store_true", help="nginx's micro-cache in front of the reads"
+    )
+    parser.add_argument(
+        "--kill-node-at", type=float, help="seconds into the load when one node is SIGKILLed"
+    )
     parser.add_argument("--viewer-threads", type=int, default=32)
     parser.add_argument("--workers", type=int, default=3, help="gunicorn workers")
     parser.add_argument("--threads", type=int, default=4, help="threads per gunicorn worker")
@@ -410,13 +477,15 @@ def main() -> int:
     duration = args.duration or (30.0 if args.quick else 150.0)
     duration = min(duration, 600.0)  # bounded whatever is asked
     tablets_wanted = min(args.tablets, 200)
-    phones = min(args.viewers, 1000)
+    phones = args.viewers
+    behind_proxy = args.nodes > 1 or args.shared_cache
 
     server = server_url(args.server)
     OUT.mkdir(parents=True, exist_ok=True)
     work = Path(tempfile.mkdtemp(prefix="kaiser-load-"))
     options = f"?conn_max_age={args.conn_max_age}&conn_health_checks=true"
-    gunicorn: Gunicorn | None = None
+    nodes: list[Gunicorn] = []
+    fronts: list[prod.Process] = []
     try:
         t0 = time.monotonic()
         database_url = recreate_database(server, args.database)
@@ -443,20 +512,29 @@ def main() -> int:
             for label in random.choices(list(SHARES), weights=list(SHARES.values()), k=phones)
         ]
         # Keep-alive longer than a tablet's pace and a phone's poll, as behind a proxy.
-        gunicorn = Gunicorn(
-            env,
-            work / "gunicorn.log",
-            workers=args.workers,
-            threads=args.threads,
-            keepalive=max(5, int(args.pace * 3)),
-            access_log=False,
-        )
-        gunicorn.start()
+        nodes = [
+            Gunicorn(
+                env,
+                work / f"gunicorn-{n}.log",
+                workers=args.workers,
+                threads=args.threads,
+                keepalive=max(5, int(args.pace * 3)),
+                access_log=args.shared_cache,  # to count what reached the app
+            )
+            for n in range(max(1, args.nodes))
+        ]
+        for node in nodes:
+            node.start()
+        port = nodes[0].port
+        if behind_proxy:
+            port, fronts = start_fronts(work, nodes, shared_cache=args.shared_cache)
         print(
             f"set-up {time.monotonic() - t0:.0f} s: {len(seeded['tablets'])} tables, "
-            f"{sum(map(len, public.values()))} public pages, "
-            f"gunicorn {args.workers}x{args.threads} on "
-            f"{gunicorn.url}, database {args.database}, CONN_MAX_AGE={args.conn_max_age}, "
+            f"{sum(map(len, public.values()))} public pages, {len(nodes)} node(s) of "
+            f"gunicorn {args.workers}x{args.threads}"
+            f"{' behind Caddy' if behind_proxy else ''}"
+            f"{' and nginx micro-cache' if args.shared_cache else ''} on 127.0.0.1:{port}, "
+            f"database {args.database}, CONN_MAX_AGE={args.conn_max_age}, "
             f"cache {args.redis or 'in each worker'}; load for {duration:.0f} s ...",
             flush=True,
         )
@@ -466,10 +544,14 @@ def main() -> int:
         # A tablet never drops a hand: it retries (the same id) until acknowledged, here for
         # up to two minutes, each try waiting up to 30 s for an answer.
         tables = [
-            Table(Tablet(gunicorn.url, t["session"], timeout=30, give_up_after=120), t["game"])
+            Table(
+                Tablet(f"http://127.0.0.1:{port}", t["session"], timeout=30, give_up_after=120),
+                t["game"],
+            )
             for t in seeded["tablets"]
         ]
-        server_pids = gunicorn.pids()
+        server_pids = [pid for node in nodes for pid in node.pids()]
+        server_pids += [pid for front in fronts for pid in front.pids()]
         cpu_before = (generator_cpu(), cpu_seconds(server_pids), machine_busy())
         load_before = os.getloadavg()
         started = time.monotonic()
@@ -486,7 +568,13 @@ def main() -> int:
         ]
         for thread in threads:
             thread.start()
-        run_phones(gunicorn.port, pages, args.viewer_threads, stop_at, samples)
+        killer = None
+        if args.kill_node_at is not None:
+            killer = threading.Timer(args.kill_node_at, kill_node, args=(nodes[0],))
+            killer.start()
+        run_phones(port, pages, args.viewer_threads, stop_at, samples)
+        if killer is not None:
+            killer.cancel()
         stop.set()
         elapsed = time.monotonic() - started
         cpu_after = (generator_cpu(), cpu_seconds(server_pids), machine_busy())
@@ -516,7 +604,7 @@ def main() -> int:
         )
         print(
             f"CPU  load generator {generator:.1f} s ({generator / total:.0%} of the machine), "
-            f"gunicorn {served:.1f} s ({served / total:.0%}), whole machine busy "
+            f"server {served:.1f} s ({served / total:.0%}), whole machine busy "
             f"{busy / total:.0%} (PostgreSQL and anything else running included)"
         )
         offered = phones / POLL_SECONDS
@@ -528,6 +616,18 @@ def main() -> int:
             f"{samples.shed_queue}); start lag p50 {percentile(lags, 50) * 1000:.0f} ms, p95 "
             f"{percentile(lags, 95) * 1000:.0f} ms"
         )
+        if args.shared_cache:
+            reached = app_reads(nodes)
+            pages_open = len(set(pages))
+            windows = max(1.0, elapsed / 2)
+            print(
+                f"behind the cache: {reached['all']} public reads reached the app "
+                f"({reached['all'] / elapsed:.0f}/s of {reads / elapsed:.0f}/s served), "
+                f"{reached['200']} answered whole: {reached['200'] / pages_open / windows:.2f} "
+                f"a page per 2 s on average over the {pages_open} pages open"
+            )
+        if args.kill_node_at is not None:
+            print(f"node 1 of {len(nodes)} killed with SIGKILL {args.kill_node_at:.0f} s in")
         hands = sum(len(t.tablet.acknowledged) for t in tables)
         print(
             f"tablets: {len(tables) / args.pace:.1f} hands/s offered, "
@@ -558,8 +658,10 @@ def main() -> int:
         print("OK: nothing lost, nothing doubled, every game's scores equal a replay of its hands.")
         return 0
     finally:
-        if gunicorn is not None:
-            gunicorn.stop()
+        for front in fronts:
+            front.stop()
+        for node in nodes:
+            node.stop()
         shutil.rmtree(work, ignore_errors=True)
         if not args.keep:
             drop_database(server, args.database)

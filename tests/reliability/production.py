@@ -11,13 +11,17 @@ container. What changes between the two is done here, in one place, and nothing 
 - the volumes' paths (``/app/media``) are directories of the test;
 - for Caddy: the listening address is 127.0.0.1 and a free port, the certificate for the
   public name comes from Caddy's own local authority (no ACME), the admin endpoint is off, and
-  its storage is the test's.
+  its storage is the test's; the web nodes (compose's ``web``, one name for every node) are
+  listed by their ports;
+- for nginx's micro-cache: the same for its listening port and the one it asks through, its
+  cache and logs in the test's directory.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import pwd
 import re
 import shlex
 import shutil
@@ -41,6 +45,7 @@ from .stack import BIN, REPO
 COMPOSE_FILE = REPO / "docker-compose.yml"
 DOCKERFILE = REPO / "Dockerfile"
 CADDYFILE = REPO / "deploy" / "Caddyfile"
+NGINX_CONF = REPO / "deploy" / "nginx-micro-cache.conf"
 README = REPO / "README.md"
 
 
@@ -290,11 +295,24 @@ def rss_mib(pids: Sequence[int]) -> float:
 
 
 def caddy_config(
-    *, site_address: str, upstream_port: int, listen_port: int, storage: Path
+    *,
+    site_address: str,
+    upstream_port: int | None = None,
+    listen_port: int,
+    storage: Path,
+    upstream_ports: Sequence[int] = (),
+    internal_port: int | None = None,
+    cache_port: int | None = None,
+    public_reads: str = "web_nodes",
 ) -> dict[str, Any]:
-    """deploy/Caddyfile as ``caddy adapt`` reads it for ``SITE_ADDRESS``, pointed at the local
-    gunicorn and listening on 127.0.0.1 (see the module's docstring for every change)."""
-    env = {**os.environ, "SITE_ADDRESS": site_address}
+    """deploy/Caddyfile as ``caddy adapt`` reads it for ``SITE_ADDRESS`` and ``PUBLIC_READS``,
+    pointed at the local gunicorns and listening on 127.0.0.1 (see the module's docstring for
+    every change). The web nodes are ``upstream_ports`` (or the one ``upstream_port``): the
+    compose network's ``web`` names every node, loopback one address a port. The listener
+    the micro-cache asks through (:8081) is ``internal_port``, the cache ``cache_port``."""
+    ports = list(upstream_ports) or ([upstream_port] if upstream_port is not None else [])
+    assert ports, "no web node to send requests to"
+    env = {**os.environ, "SITE_ADDRESS": site_address, "PUBLIC_READS": public_reads}
     result = subprocess.run(
         ["caddy", "adapt", "--config", str(CADDYFILE), "--adapter", "caddyfile"],
         capture_output=True,
@@ -307,16 +325,26 @@ def caddy_config(
     config: dict[str, Any] = json.loads(result.stdout)
     proxies = 0
     servers = config["apps"]["http"]["servers"]
-    for server in servers.values():
-        server["listen"] = [f"127.0.0.1:{listen_port}"]
+    for name, server in list(servers.items()):
+        internal = server["listen"] == [":8081"]
+        if internal and internal_port is None:
+            del servers[name]  # no micro-cache here: nothing asks through it
+            continue
+        server["listen"] = [f"127.0.0.1:{internal_port if internal else listen_port}"]
         server.setdefault("automatic_https", {})["disable_redirects"] = True
         for handler in _handlers(server.get("routes", [])):
-            if handler.get("handler") == "reverse_proxy":
-                upstreams = handler["dynamic_upstreams"]
-                assert upstreams["name"] == "web", upstreams  # compose's web service
-                upstreams.update(name="127.0.0.1", port=str(upstream_port))
-                proxies += 1
-    assert proxies == 1, f"expected one reverse_proxy in the Caddyfile, found {proxies}"
+            if handler.get("handler") != "reverse_proxy":
+                continue
+            upstreams = handler.pop("dynamic_upstreams", None)
+            if upstreams is None:  # the micro-cache, compose's cache:8080
+                assert handler["upstreams"] == [{"dial": "cache:8080"}], handler
+                assert cache_port is not None, "the Caddyfile sends reads to a cache not started"
+                handler["upstreams"] = [{"dial": f"127.0.0.1:{cache_port}"}]
+                continue
+            assert upstreams["name"] == "web" and upstreams["port"] == "8000", upstreams
+            handler["upstreams"] = [{"dial": f"127.0.0.1:{port}"} for port in ports]
+            proxies += 1
+    assert proxies >= 1, "no reverse_proxy to the web nodes in the Caddyfile"
     config["admin"] = {"disabled": True}
     config["storage"] = {"module": "file_system", "root": str(storage)}
     host = site_address.split("://")[-1]
@@ -326,6 +354,75 @@ def caddy_config(
         }
         config["apps"]["pki"] = {"certificate_authorities": {"local": {"install_trust": False}}}
     return config
+
+
+# --- nginx's micro-cache --------------------------------------------------------------------
+
+
+def nginx_config(*, listen_port: int, internal_port: int, root: Path) -> Path:
+    """deploy/nginx-micro-cache.conf inside the main file nginx needs, as the ``cache``
+    container has it, with: 127.0.0.1 and the test's ports for ``listen 8080`` and
+    ``proxy:8081``; the cache, the pid and the logs in ``root``; its workers run as this
+    user. Returns the main file's path (``nginx -p root -c <it>``)."""
+    text = NGINX_CONF.read_text(encoding="utf-8")
+    replaced = {
+        "listen 8080;": f"listen 127.0.0.1:{listen_port};",
+        "server proxy:8081;": f"server 127.0.0.1:{internal_port};",
+        "/var/cache/nginx/kaiser": str(root / "cache"),
+    }
+    for inside, outside in replaced.items():
+        assert inside in text, f"deploy/nginx-micro-cache.conf no longer says {inside!r}"
+        text = text.replace(inside, outside)
+    (root / "cache").mkdir(parents=True, exist_ok=True)
+    (root / "micro-cache.conf").write_text(text, encoding="utf-8")
+    user = pwd.getpwuid(os.geteuid()).pw_name
+    main = root / "nginx.conf"
+    main.write_text(
+        f"user {user};\nworker_processes 1;\npid {root / 'nginx.pid'};\n"
+        f"error_log {root / 'error.log'} warn;\nevents {{ worker_connections 4096; }}\n"
+        f"http {{\n  access_log off;\n  client_body_temp_path {root / 'body'};\n"
+        f"  proxy_temp_path {root / 'proxy'};\n  include {root / 'micro-cache.conf'};\n}}\n",
+        encoding="utf-8",
+    )
+    return main
+
+
+def start_nginx(root: Path, *, listen_port: int, internal_port: int) -> Process:
+    """nginx (Debian's) with the micro-cache, started and listening; stop it with ``stop``."""
+    root.mkdir(parents=True, exist_ok=True)
+    main = nginx_config(listen_port=listen_port, internal_port=internal_port, root=root)
+    binary = shutil.which("nginx") or "/usr/sbin/nginx"
+    process = Process(
+        "nginx",
+        [binary, "-p", str(root), "-c", str(main), "-g", "daemon off;"],
+        {"PATH": os.environ.get("PATH", "/usr/bin:/bin")},
+        root / "nginx.log",
+    )
+    process.start()
+    wait_for_port(listen_port, process)
+    return process
+
+
+def start_caddy(root: Path, config: dict[str, Any], *, listen_port: int) -> Process:
+    """Caddy with ``config`` (from ``caddy_config``), started and listening."""
+    root.mkdir(parents=True, exist_ok=True)
+    path = root / "caddy.json"
+    path.write_text(json.dumps(config, indent=1), encoding="utf-8")
+    env = {
+        "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+        "HOME": str(root),
+        "XDG_DATA_HOME": str(root),
+        "XDG_CONFIG_HOME": str(root),
+    }
+    process = Process(
+        "caddy",
+        [shutil.which("caddy") or "caddy", "run", "--config", str(path)],
+        env,
+        root / "caddy.log",
+    )
+    process.start()
+    wait_for_port(listen_port, process)
+    return process
 
 
 def _handlers(routes: list[dict[str, Any]]) -> Iterator[dict[str, Any]]:
