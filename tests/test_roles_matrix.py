@@ -78,6 +78,10 @@ class LazyIds(dict[str, Any]):
             from tests.tournaments.reports.roles_world import report_ids
 
             self.update(report_ids(self))
+        if key in SIGN_UP_KEYS:  # the world's event opened for sign-ups, one pair pending
+            from tests.tournaments.registrations.roles_world import sign_up_ids
+
+            self.update(sign_up_ids(self))
         return self[key]
 
 
@@ -916,6 +920,75 @@ ENDPOINTS += [
     Endpoint("public page of a private player", "get", P + "players/{player}/", NOT_FOUND),
     Endpoint("public projector", "get", P + "projector/", ANYONE),
     Endpoint("public season leaderboard (none)", "get", "/e/seasons/{season}/", NOT_FOUND),
+]
+
+
+# --- Sign-ups by players --------------------------------------------------------------
+# {open_event} is {event} opened for sign-ups on the organiser's approval; {registration} a
+# pending sign-up of it, {secret} the private link of its first player. Anyone signs up and
+# opens a private page by its link; the organisers decide.
+SIGN_UP_KEYS = ("open_event", "registration", "secret")
+EVENT_KEYS += SIGN_UP_KEYS
+S = "/e/{open_event}/"
+
+
+def _sign_up(world: World) -> dict[str, Any]:
+    return {
+        "players": [{"name": "Cy Sign", "email": "cy@x.org"}, {"name": "Di", "email": "di@x.org"}]
+    }
+
+
+ENDPOINTS += [
+    Endpoint(
+        "event sign-up api",
+        "post",
+        "/api/events/{open_event}/registrations/",
+        expect(**dict.fromkeys(ROLES, 201)),
+        _sign_up,
+    ),
+    Endpoint(
+        "event sign-ups api", "get", "/api/events/{open_event}/registrations/", manage_event(200)
+    ),
+    Endpoint(
+        "event sign-up approve api",
+        "post",
+        "/api/events/{open_event}/registrations/{registration}/approve/",
+        manage_event(200),
+    ),
+    Endpoint("public sign-up page", "get", S + "register/", ANYONE),
+    # An empty form comes back with its errors.
+    Endpoint(
+        "public sign-up sent empty", "post", S + "register/", expect(**dict.fromkeys(ROLES, 400))
+    ),
+    Endpoint(
+        "my own page (none)",
+        "get",
+        S + "me/",
+        expect(**{**dict.fromkeys(ROLES, 404), "anonymous": 302}),
+    ),
+    Endpoint("own page by its link", "get", S + "me/{secret}/", ANYONE),
+    Endpoint(
+        "own sign-up withdrawn",
+        "post",
+        S + "me/{secret}/withdraw/",
+        expect(**dict.fromkeys(ROLES, 302)),
+    ),
+    Endpoint("own e-mails stopped", "post", S + "me/{secret}/stop-emails/", ANYONE),
+    Endpoint(
+        "own push, no subscription",
+        "post",
+        S + "me/{secret}/push/",
+        expect(**dict.fromkeys(ROLES, 400)),
+    ),
+    Endpoint(
+        "organisers sign-ups page", "get", "/events/{open_event}/sign-ups/", page_manage_event(200)
+    ),
+    Endpoint(
+        "organisers sign-up approve",
+        "post",
+        "/events/{open_event}/sign-ups/{registration}/approve/",
+        page_manage_event(302),
+    ),
 ]
 
 

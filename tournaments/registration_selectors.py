@@ -11,7 +11,9 @@ from typing import Any
 from django.db.models import Q
 from django.urls import reverse
 
-from .choices import EntryStatus
+from kaiser_club.sentences import listed
+
+from .choices import EntryStatus, ResultKind
 from .models import Event, Pairing, Registrant, Registration, RegistrationStatus, Round
 from .public import selectors as public
 from .public.present import GameLine, game_line, placing_label
@@ -103,6 +105,11 @@ class Seat:
     started_at: datetime | None
     line: GameLine
 
+    @property
+    def opponents_text(self) -> str:
+        """The opponents as a list in the reader's language ("A and B")."""
+        return listed(self.opponents)
+
 
 @dataclass(frozen=True)
 class OwnPage:
@@ -180,7 +187,7 @@ def own_page(registrant: Registrant) -> OwnPage:
     pairings = _pairings(registrant)
     seat = seat_in(registrant, pairings[-1]) if pairings else None
     placing = ""
-    if entry is not None and pairings:
+    if entry is not None and any(p.result != ResultKind.PENDING for p in pairings):
         tables = event_tables(event=event)
         target = entry.player_id if entry.player_id is not None else entry.id
         row = next((r for r in tables.placings if r.id == target), None)
