@@ -126,9 +126,8 @@ class Command(BaseCommand):
                 "stops all three."
             )
             if settings.EMAIL_BACKEND.endswith("filebased.EmailBackend"):
-                self.stdout.write(
-                    f"Players' e-mails are written as files in {settings.EMAIL_FILE_PATH}."
-                )
+                where = getattr(settings, "EMAIL_FILE_PATH", "")
+                self.stdout.write(f"Players' e-mails are written as files in {where}.")
             while True:
                 for name, process in running.items():
                     if process.poll() is not None:

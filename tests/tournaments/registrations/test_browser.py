@@ -95,7 +95,7 @@ def test_a_player_signs_up_on_a_phone_waits_is_promoted_and_finds_their_table(
     reg.registration_withdraw(registrant=first(leaving))  # a place frees: Élise is promoted
     promoted = [m for m in mail.outbox if m.to == ["elise@x.org"] and m.subject == words["subject"]]
     assert len(promoted) == 1
-    link = re.search(r"https?://\S+/me/\S+/(?=\s)", promoted[0].body)
+    link = re.search(r"https?://\S+/me/\S+/(?=\s)", str(promoted[0].body))
     assert link is not None
     page.goto(link.group(0))
     expect(page.locator(".own-state")).to_contain_text(words["registered"])
