@@ -112,7 +112,7 @@ def test_a_confirmed_hand_changes_the_part_and_a_pending_one_does_not_show(clien
     )
 
 
-@pytest.mark.parametrize("page", ["", "standings/", "live/", "rounds/2/", "game"])
+@pytest.mark.parametrize("page", ["", "live/", "rounds/2/", "game"])
 def test_a_hand_waiting_for_confirmation_leaves_each_part_as_the_phone_has_it(
     client, open_game, page
 ):
