@@ -11,8 +11,7 @@ from typing import Any
 import pytest
 from django.utils import translation
 
-from scoring.api.serializers import HandRecordSerializer
-from tournaments.api.serializers import CorrectSerializer
+from scoring.api.serializers import HandCorrectSerializer, HandRecordSerializer
 
 REFUSAL = {
     "en": "Ensure this value is less than or equal to 99.",
@@ -45,7 +44,7 @@ def test_a_valid_hand_is_valid() -> None:
     assert serializer.validated_data["client_id"] == uuid.UUID(int=1)
 
 
-@pytest.mark.parametrize("serializer_class", [HandRecordSerializer, CorrectSerializer])
+@pytest.mark.parametrize("serializer_class", [HandRecordSerializer, HandCorrectSerializer])
 @pytest.mark.parametrize("first, then", [("fr", "en"), ("en", "fr")])
 def test_a_refusal_is_worded_in_each_readers_language(
     serializer_class: type[Any], first: str, then: str
