@@ -9,7 +9,7 @@ import pytest
 from django.db import OperationalError
 from django.test import Client
 
-from kaiser_club import views
+from kaiser_club import middleware
 
 pytestmark = pytest.mark.django_db
 
@@ -49,7 +49,7 @@ def test_the_health_check_fails_when_the_database_does_not_answer(
         def cursor(self) -> Any:
             raise OperationalError("connection refused")
 
-    monkeypatch.setattr(views, "connection", Down())
+    monkeypatch.setattr(middleware, "connection", Down())
     answer = Client().get("/healthz", HTTP_HOST="127.0.0.1:8000")
     assert answer.status_code == 503
     assert answer["Retry-After"] == "2"
