@@ -101,7 +101,7 @@ def build_event(club: Club, teams: int, fmt: str, name: str) -> Event:
         [Player(name=f"{name[:1]}{n} {side}") for n in range(1, teams + 1) for side in "ab"]
     )
     for n in range(teams):
-        services.entry_register_team(
+        services.entry_register_team_unchecked(
             event=event,
             player_one=players[2 * n],
             player_two=players[2 * n + 1],

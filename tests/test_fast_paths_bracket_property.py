@@ -62,7 +62,9 @@ def _apply(event: Event, step: str, which: int, side: Side) -> Event:
     elif step == "rollback":
         decided = _games(event, game__status="finished", match_number__isnull=False)
         if decided:
-            services.pairing_rollback(pairing=decided[which % len(decided)], reason="checking")
+            services.pairing_rollback_unchecked(
+                pairing=decided[which % len(decided)], reason="checking"
+            )
     elif step == "correct":
         decided = _games(event, game__status="finished")
         if decided:

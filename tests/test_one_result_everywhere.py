@@ -82,7 +82,7 @@ def _event(**settings: Any) -> Pairing:
     """Two teams, one round started: one game, Team 1 at home (North–South)."""
     event = make_event(teams=2, format="swiss", rounds=1, **settings)
     generate(event)
-    services.round_start(round_=Round.objects.get(event=event, number=1))
+    services.round_start_unchecked(round_=Round.objects.get(event=event, number=1))
     return Pairing.objects.select_related("home", "away").get(event=event)
 
 
@@ -105,7 +105,9 @@ def _event_forfeit(**settings: Any) -> Callable[[], Built]:
         assert pairing.game_id is not None
         _record(pairing.game_id, played(E, 7, 5, EW, NS))  # the sheet: N–S 0, E–W 10
         with TestCase.captureOnCommitCallbacks(execute=True):
-            services.pairing_forfeit(pairing=pairing, forfeiting="away", reason="Left early")
+            services.pairing_forfeit_unchecked(
+                pairing=pairing, forfeiting="away", reason="Left early"
+            )
         pairing.refresh_from_db()
         return Built(Game.objects.get(id=pairing.game_id), pairing)
 
@@ -128,7 +130,7 @@ def _event_adjusted() -> Built:
     assert pairing.game_id is not None
     _record(pairing.game_id, *(winning_hand(NS) for _ in range(3)))  # 60–0 at the table
     with TestCase.captureOnCommitCallbacks(execute=True):
-        services.pairing_adjust(
+        services.pairing_adjust_unchecked(
             pairing=pairing, winner="away", home_points=40, away_points=45, reason="Misdeal"
         )
     pairing.refresh_from_db()

@@ -25,6 +25,7 @@ from kaiser_club.roles import Role
 from scoring.models import Team
 from tests.conftest import IN_CI
 from tests.factories import ClubFactory, PlayerFactory
+from tests.tournaments.helpers import staff_actor
 from tests.tournaments.test_concurrency import race
 from tournaments import services
 from tournaments.models import Entry
@@ -76,8 +77,10 @@ def test_the_same_pair_entered_in_two_events_at_once_is_one_team(
     first, second = make_event(teams=0, club=club), make_event(teams=0, club=club)
     meet_before(monkeypatch, entries, "lock_club")
     outcomes = race(
-        lambda: services.entry_register_team(event=first, player_one=one, player_two=two),
-        lambda: services.entry_register_team(event=second, player_one=two, player_two=one),
+        lambda: services.entry_register_team_unchecked(event=first, player_one=one, player_two=two),
+        lambda: services.entry_register_team_unchecked(
+            event=second, player_one=two, player_two=one
+        ),
     )
     assert all(isinstance(made, Entry) for made in outcomes), outcomes
     assert Team.objects.filter(club=club).count() == 1
@@ -90,9 +93,10 @@ def test_one_seed_given_twice_at_once_stays_with_one_entry(
     event = make_event(teams=4, club=_club(), seeded=False)
     first, second = Entry.objects.filter(event=event).order_by("id")[:2]
     meet_before(monkeypatch, entries, "lock_event")
+    actor = staff_actor()
     outcomes = race(
-        lambda: services.entry_update(entry=first, seed=5),
-        lambda: services.entry_update(entry=second, seed=5),
+        lambda: services.entry_update(actor=actor, entry=first, seed=5),
+        lambda: services.entry_update(actor=actor, entry=second, seed=5),
     )
     refused = [out for out in outcomes if isinstance(out, InvalidInput)]
     assert len(refused) == 1, outcomes

@@ -263,9 +263,9 @@ def test_a_bracket_round_is_named_in_the_readers_language_inside_a_refusal() -> 
     services.generation_request(event=event)
     round_ = event.round_set.get(number=1)
     assert "W1" in round_.label
-    services.round_start(round_=round_)
+    services.round_start_unchecked(round_=round_)
     with pytest.raises(InvalidInput) as refused:
-        services.round_start(round_=round_)
+        services.round_start_unchecked(round_=round_)
     with translation.override("fr"):
         assert render(refused.value.message) == "Ronde 1 (Demi-finales) a déjà commencé."
     with translation.override("en"):
@@ -273,6 +273,6 @@ def test_a_bracket_round_is_named_in_the_readers_language_inside_a_refusal() -> 
     round_.label = "Finale du club"
     round_.save(update_fields=["label"])
     with pytest.raises(InvalidInput) as refused, translation.override("en"):
-        services.round_start(round_=round_)
+        services.round_start_unchecked(round_=round_)
     with translation.override("en"):
         assert render(refused.value.message) == "Finale du club has already started."

@@ -85,17 +85,17 @@ def tournament_in_progress(say: Callable[[str], None]) -> None:
     players = list(Player.objects.filter(memberships__club=club).order_by("id")[:16])
     for n in range(8):
         one, two = players[2 * n], players[2 * n + 1]
-        entry = services.entry_register_team(
+        entry = services.entry_register_team_unchecked(
             event=event, player_one=one, player_two=two, seed=n + 1, rating=1600 - 25 * n
         )
-        services.entry_check_in(entry=entry)
+        services.entry_check_in_unchecked(entry=entry)
     _generate(event.id)
-    services.round_start(round_=Round.objects.get(event=event, number=1))
+    services.round_start_unchecked(round_=Round.objects.get(event=event, number=1))
     for i, pairing in enumerate(Pairing.objects.filter(event=event, round__number=1)):
         assert pairing.game_id is not None
         _play(pairing.game_id, "ns" if i % 3 else "ew")
     _generate(event.id)
-    services.round_start(round_=Round.objects.get(event=event, number=2))
+    services.round_start_unchecked(round_=Round.objects.get(event=event, number=2))
     for i, pairing in enumerate(Pairing.objects.filter(event=event, round__number=2)):
         if pairing.game_id and i % 2 == 0:
             _play(pairing.game_id, "ns", 2)
@@ -114,7 +114,7 @@ def club_night_in_a_season(say: Callable[[str], None]) -> None:
         say("Demo club night already there (or no demo club); keeping it.")
         return
     today = dt.date.today()
-    season = Season.objects.filter(club=club).first() or services.season_create(
+    season = Season.objects.filter(club=club).first() or services.season_create_unchecked(
         club=club, name=f"{today.year}–{today.year + 1} season", starts_on=today
     )
     night = services.event_create(
@@ -128,12 +128,12 @@ def club_night_in_a_season(say: Callable[[str], None]) -> None:
         venue="Club room",
     )
     for player in Player.objects.filter(memberships__club=club).order_by("-id")[:12]:
-        services.entry_register_player(event=night, player=player)
+        services.entry_register_player_unchecked(event=night, player=player)
     _generate(night.id)
-    services.round_start(round_=Round.objects.get(event=night, number=1))
+    services.round_start_unchecked(round_=Round.objects.get(event=night, number=1))
     for i, pairing in enumerate(Pairing.objects.filter(event=night, round__number=1)):
         if pairing.game_id:
             _play(pairing.game_id, "ns" if i % 2 else "ew")
     _generate(night.id)
-    services.round_start(round_=Round.objects.get(event=night, number=2))
+    services.round_start_unchecked(round_=Round.objects.get(event=night, number=2))
     say(f"Demo club night in {season.name}: round 2 of 3 under way (/events/{night.id}/).")

@@ -17,7 +17,3 @@ class EventAction(Enum):
 
 def may_on_event(*, user: AnyUser, action: EventAction, event: Event) -> bool:
     return has_role(user=user, club_id=event.club_id, at_least=action.value)
-
-
-def may_in_club(*, user: AnyUser, action: EventAction, club_id: int | None) -> bool:
-    return has_role(user=user, club_id=club_id, at_least=action.value)

@@ -7,7 +7,6 @@ from typing import Any
 
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import serializers, status
-from rest_framework.exceptions import PermissionDenied
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -20,6 +19,7 @@ from ..members import services
 from ..members.selectors import club_members, membership_in_club
 from ..models import Club, Membership
 from ..people import NEW, Choice
+from ..refusals import role_needed
 from ..roles import Role
 from ..selectors import role_in_club
 
@@ -93,15 +93,7 @@ def club_and_role(request: Request, club_id: int, *, at_least: Role) -> tuple[Cl
             N_("There is no club %(club_id)s that you are a member of.", club_id=club_id)
         )
     if not role.includes(at_least):
-        raise PermissionDenied(
-            str(
-                N_(
-                    "This needs the %(role)s role in %(club)s.",
-                    role=at_least.label,
-                    club=club.name,
-                )
-            )
-        )
+        raise role_needed(club, at_least)
     return club, role
 
 

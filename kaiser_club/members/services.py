@@ -17,7 +17,7 @@ from django.utils.translation import gettext as _
 from kaiser_club.sentences import N_, Sentence
 
 from ..actors import Actor
-from ..errors import Conflict, InvalidInput, NotAllowed, NotFound
+from ..errors import Conflict, InvalidInput, NotFound
 from ..models import Club, FormerMembership, Membership, Player
 from ..people import (
     Choice,
@@ -27,6 +27,7 @@ from ..people import (
     match_person,
     players_known_to,
 )
+from ..refusals import role_needed
 from ..roles import Role
 from ..selectors import club_ids_with_role
 from ..text import clean_text
@@ -37,10 +38,7 @@ NAME_MAX = 120
 def require_club_admin(*, actor: Actor, club: Club) -> None:
     """Who may change a club's members: its club admins (staff anywhere)."""
     if not actor.has_role(club_id=club.id, at_least=Role.CLUB_ADMIN):
-        raise NotAllowed(
-            _("This needs the %(role)s role in %(club)s.")
-            % {"role": Role.CLUB_ADMIN.label, "club": club.name}
-        )
+        raise role_needed(club, Role.CLUB_ADMIN)
 
 
 def lock_club(club_id: int) -> Club:

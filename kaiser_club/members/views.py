@@ -15,10 +15,10 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from ..actors import Actor
-from ..error_answers import show_error
-from ..errors import KaiserError
 from ..models import Club, FormerMembership, Membership, Player
+from ..page_errors import refusal_kept, refusal_shown
 from ..people import Ambiguity, ChooseRecord, facts_of, parse_choice
+from ..refusals import role_needed
 from ..roles import Role
 from ..selectors import clubs_for_user, player_for_user, role_in_club
 from . import csv_io, invitations, services
@@ -44,10 +44,7 @@ def club_for(request: HttpRequest, slug: str, *, at_least: Role) -> tuple[Club, 
     if club is None or role is None:  # the same answer: nothing said of another club
         raise Http404(_("No such club, or you are not a member of it."))
     if not role.includes(at_least):
-        raise PermissionDenied(
-            _("This needs the %(role)s role in %(club)s.")
-            % {"role": at_least.label, "club": club.name}
-        )
+        raise PermissionDenied(role_needed(club, at_least).message)
     return club, role
 
 
@@ -96,16 +93,14 @@ def member_add(request: HttpRequest, slug: str) -> HttpResponse:
     if request.method == "POST" and "existing-player" in request.POST:
         existing_form = MemberAddExistingForm(request.POST, prefix="existing", players=others)
         if existing_form.is_valid():
-            try:
+            with refusal_shown(request, form=existing_form) as refused:
                 membership = services.member_add_existing_by(
                     actor=Actor.of(request.user),
                     club=club,
                     player=existing_form.cleaned_data["player"],
                     role=Role(existing_form.cleaned_data["role"]),
                 )
-            except KaiserError as exc:
-                show_error(request, exc, form=existing_form)
-            else:
+            if not refused:
                 messages.success(
                     request, _("%(name)s is now a member.") % {"name": membership.player.name}
                 )
@@ -115,20 +110,19 @@ def member_add(request: HttpRequest, slug: str) -> HttpResponse:
         if new_form.is_valid():
             data = new_form.cleaned_data
             try:
-                membership = services.member_add(
-                    club=club,
-                    name=data["name"],
-                    email=data["email"],
-                    role=Role(data["role"]),
-                    actor=Actor.of(request.user),
-                    # Which record the person is, once the page asked: an id, or "new".
-                    choice=parse_choice(request.POST.get("new-choice")),
-                )
+                with refusal_shown(request, form=new_form, passes=(ChooseRecord,)) as refused:
+                    membership = services.member_add(
+                        club=club,
+                        name=data["name"],
+                        email=data["email"],
+                        role=Role(data["role"]),
+                        actor=Actor.of(request.user),
+                        # Which record the person is, once the page asked: an id, or "new".
+                        choice=parse_choice(request.POST.get("new-choice")),
+                    )
             except ChooseRecord as exc:
                 choose = exc.ambiguities[0]
-            except KaiserError as exc:
-                show_error(request, exc, form=new_form)
-            else:
+            if choose is None and not refused:
                 messages.success(
                     request,
                     _("%(name)s is now a member. Make an invitation link so they can sign in.")
@@ -169,14 +163,13 @@ def member_role(request: HttpRequest, slug: str, membership_id: int) -> HttpResp
     form = RoleForm(request.POST)
     error = ""
     if form.is_valid():
-        try:
+        with refusal_kept() as refused:  # said in the row, or as a message
             membership = services.member_change_role_by(
                 actor=Actor.of(request.user),
                 membership=membership,
                 role=Role(form.cleaned_data["role"]),
             )
-        except KaiserError as exc:
-            error = exc.message
+        error = refused.message
     else:
         error = _("Pick one of the roles.")
     if getattr(request, "htmx", False):
@@ -210,11 +203,9 @@ def member_remove(request: HttpRequest, slug: str, membership_id: int) -> HttpRe
     club, _role = club_for(request, slug, at_least=Role.CLUB_ADMIN)
     membership = member_for(club, membership_id)
     if request.method == "POST":
-        try:
+        with refusal_shown(request) as refused:
             player = services.member_remove_by(actor=Actor.of(request.user), membership=membership)
-        except KaiserError as exc:
-            show_error(request, exc)
-        else:
+        if not refused:
             messages.success(
                 request,
                 _("%(name)s is no longer a member of %(club)s; their games are kept.")
@@ -229,10 +220,9 @@ def member_remove(request: HttpRequest, slug: str, membership_id: int) -> HttpRe
 def member_invite(request: HttpRequest, slug: str, membership_id: int) -> HttpResponse:
     club, _role = club_for(request, slug, at_least=Role.CLUB_ADMIN)
     membership = member_for(club, membership_id)
-    try:
+    with refusal_shown(request) as refused:
         made = invitations.invitation_create_by(actor=Actor.of(request.user), membership=membership)
-    except KaiserError as exc:
-        show_error(request, exc)
+    if refused:
         return redirect("clubs:detail", slug=club.slug)
     link = request.build_absolute_uri(reverse("invitation", kwargs={"token": made.token}))
     return render(
@@ -254,11 +244,10 @@ def members_import(request: HttpRequest, slug: str) -> HttpResponse:
         if confirm.is_valid():
             text = confirm.cleaned_data["text"]
             actor = Actor.of(request.user)
-            try:
+            with refusal_shown(request) as refused:
                 csv_io.check_size(text)
                 done = csv_io.members_csv_import(club=club, text=text, actor=actor)
-            except KaiserError as exc:
-                show_error(request, exc)
+            if refused:
                 preview = csv_io.members_csv_preview(club=club, text=text, actor=actor)
             else:
                 messages.success(
@@ -278,7 +267,7 @@ def members_import(request: HttpRequest, slug: str) -> HttpResponse:
     elif request.method == "POST":
         upload = CsvUploadForm(request.POST, request.FILES)
         if upload.is_valid():
-            try:
+            with refusal_kept() as refused:  # said under the file, whichever way it came
                 file = upload.cleaned_data.get("file")
                 # Read no further than one byte past what an import takes: decode refuses it.
                 text = (
@@ -287,8 +276,8 @@ def members_import(request: HttpRequest, slug: str) -> HttpResponse:
                     else upload.cleaned_data["text"]
                 )
                 csv_io.check_size(text)
-            except KaiserError as exc:
-                upload.add_error("file", exc.message)
+            if refused:
+                upload.add_error("file", refused.message)
             else:
                 preview = csv_io.members_csv_preview(
                     club=club, text=text, actor=Actor.of(request.user)
@@ -324,7 +313,7 @@ def members_merge(request: HttpRequest, slug: str) -> HttpResponse:
         if form.is_valid():
             keep, duplicate = form.cleaned_data["keep"], form.cleaned_data["duplicate"]
             actor = Actor.of(request.user)
-            try:
+            with refusal_shown(request, form=form):
                 if not form.cleaned_data["confirmed"]:
                     require_may_merge(actor=actor, keep=keep, duplicate=duplicate)
                     confirming = True
@@ -332,8 +321,6 @@ def members_merge(request: HttpRequest, slug: str) -> HttpResponse:
                     report = player_merge(actor=actor, keep_id=keep.id, duplicate_id=duplicate.id)
                     messages.success(request, report.summary())
                     return redirect("clubs:detail", slug=club.slug)
-            except KaiserError as exc:
-                show_error(request, exc, form=form)
     compared = []
     if form.is_bound and form.is_valid():
         facts = facts_of([form.cleaned_data["keep"], form.cleaned_data["duplicate"]], club=club)
@@ -358,20 +345,22 @@ def members_merge(request: HttpRequest, slug: str) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 def invitation_open(request: HttpRequest, token: str) -> HttpResponse:
     """Anyone with the link: make an account (or use the one you are signed in with)."""
-    try:
+    with refusal_kept() as refused:  # said in place of the invitation
         invitation = invitations.invitation_check(token=token)
-    except KaiserError as exc:
+    if refused:
         return render(
-            request, "kaiser_club/invitation_open.html", {"refusal": exc.message}, status=exc.status
+            request,
+            "kaiser_club/invitation_open.html",
+            {"refusal": refused.message},
+            status=refused.status,
         )
     own = player_for_user(request.user)
     form = InvitationSignUpForm()
     if request.method == "POST":
         if request.user.is_authenticated:
-            try:
+            with refusal_shown(request) as refused:
                 accepted = invitations.invitation_accept(token=token, user=request.user)
-            except KaiserError as exc:
-                show_error(request, exc)
+            if refused:
                 return redirect("invitation", token=token)
             messages.success(
                 request,
@@ -381,15 +370,13 @@ def invitation_open(request: HttpRequest, token: str) -> HttpResponse:
             return redirect("clubs:detail", slug=invitation.club.slug)
         form = InvitationSignUpForm(request.POST)
         if form.is_valid():
-            try:
+            with refusal_shown(request, form=form) as refused:
                 user = invitations.invitation_sign_up(
                     token=token,
                     username=form.cleaned_data["username"],
                     password=form.cleaned_data["password1"],
                 )
-            except KaiserError as exc:
-                show_error(request, exc, form=form)
-            else:
+            if not refused:
                 login(request, user, backend="django.contrib.auth.backends.ModelBackend")
                 messages.success(
                     request,

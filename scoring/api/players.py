@@ -6,13 +6,12 @@ from typing import Any
 
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import serializers
-from rest_framework.exceptions import NotAuthenticated
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from kaiser_club.errors import NotFound
+from kaiser_club.errors import NotAllowed, NotFound
 from kaiser_club.members.selectors import player_visible_to
 from kaiser_club.sentences import N_
 
@@ -79,7 +78,7 @@ class PlayerStatsView(APIView):
         player = player_visible_to(user=request.user, player_id=player_id)
         if player is None:
             if not request.user.is_authenticated:
-                raise NotAuthenticated(str(N_("Sign in to see this player.")))
+                raise NotAllowed(N_("Sign in to see this player."), code="not_authenticated")
             raise NotFound(
                 N_("There is no player %(player_id)s that you may see.", player_id=player_id)
             )

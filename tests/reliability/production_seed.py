@@ -49,7 +49,7 @@ def seed() -> dict[str, object]:
         verification=False,
     )
     for n in range(1, 5):
-        services.entry_register_team(
+        services.entry_register_team_unchecked(
             event=event,
             player_one=Player.objects.create(name=f"Player {n}a"),
             player_two=Player.objects.create(name=f"Player {n}b"),
@@ -58,7 +58,7 @@ def seed() -> dict[str, object]:
         )
     with transaction.atomic():
         services.generate(event=lock_event(event.id))
-    services.round_start(round_=Round.objects.get(event=event, number=1))
+    services.round_start_unchecked(round_=Round.objects.get(event=event, number=1))
     tables: list[dict[str, Any]] = []
     for pairing in (
         Pairing.objects.filter(event=event, round__number=1, game__isnull=False)

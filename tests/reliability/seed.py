@@ -134,7 +134,7 @@ def seed_event(*, tables: int) -> dict[str, Any]:
         check_in_required=False,
     )
     for n in range(1, 2 * tables + 1):
-        services.entry_register_team(
+        services.entry_register_team_unchecked(
             event=event,
             player_one=Player.objects.create(name=f"T{n}a"),
             player_two=Player.objects.create(name=f"T{n}b"),
@@ -144,7 +144,7 @@ def seed_event(*, tables: int) -> dict[str, Any]:
     with transaction.atomic():
         services.generate(event=lock_event(event.id))
     round_ = Round.objects.get(event=event, number=1)
-    services.round_start(round_=round_)
+    services.round_start_unchecked(round_=round_)
     games = list(
         Pairing.objects.filter(round=round_, game__isnull=False)
         .order_by("id")

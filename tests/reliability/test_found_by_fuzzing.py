@@ -16,7 +16,7 @@ from tests.factories import member, start_game
 from tests.tournaments.helpers import generate, make_event, player
 from tournaments import services
 from tournaments.models import Pairing
-from tournaments.services.rounds import round_start
+from tournaments.services.rounds import round_start_unchecked
 
 pytestmark = pytest.mark.django_db
 
@@ -115,7 +115,7 @@ def test_a_withdrawal_reason_is_stored_cleaned_on_the_forfeited_game() -> None:
     characters included."""
     event = make_event(teams=4)
     generate(event)
-    round_start(round_=event.round_set.get(number=1))
+    round_start_unchecked(round_=event.round_set.get(number=1))
     client = APIClient()
     client.force_authenticate(member(event.club, Role.ORGANISER))
     entry = event.entries.get(seed=1)

@@ -19,6 +19,7 @@ from scoring.gates import Step, rule_for
 from scoring.models import Game, Hand
 from tests.factories import member
 from tests.table.helpers import add_table, make_event, make_table, opened
+from tests.tournaments.helpers import staff_actor
 from tournaments.choices import EventKind
 from tournaments.game_gate import writer_role
 from tournaments.services.tables import display_code, table_renew, table_revoke
@@ -130,13 +131,13 @@ def test_good_codes_are_not_counted_so_a_whole_hall_gets_in(settings: Any) -> No
 def test_revoking_or_renewing_the_code_ends_the_grant() -> None:
     setup = make_table()
     client = opened(setup)
-    table_renew(table=setup.table)
+    table_renew(actor=staff_actor(), table=setup.table)
     assert client.get(f"/table/{setup.table.id}/").status_code == 403
     assert Client().get(f"/t/{setup.code}/").status_code == 404  # the old code
     setup.table.refresh_from_db()
     client = opened(setup)  # the new code
     assert client.get(f"/table/{setup.table.id}/").status_code == 200
-    table_revoke(table=setup.table)
+    table_revoke(actor=staff_actor(), table=setup.table)
     assert client.get(f"/table/{setup.table.id}/").status_code == 403
 
 

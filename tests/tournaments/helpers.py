@@ -6,11 +6,12 @@ import datetime as dt
 import uuid
 from typing import Any, cast
 
+from kaiser_club.actors import Actor
 from kaiser_club.models import Club, Player
 from scoring import services as scoring
 from scoring.models import Game
 from scoring.rules import Contract, HandEntry, HandKind, Seat, Side
-from tests.factories import ClubFactory, PlayerFactory
+from tests.factories import ClubFactory, PlayerFactory, UserFactory
 from tournaments import services
 from tournaments.models import Entry, Event, Pairing
 
@@ -38,11 +39,11 @@ def make_event(
     )
     for n in range(1, teams + 1):
         if event.individual:
-            services.entry_register_player(
+            services.entry_register_player_unchecked(
                 event=event, player=_player(f"P{n}"), seed=n if seeded else None
             )
         else:
-            services.entry_register_team(
+            services.entry_register_team_unchecked(
                 event=event,
                 player_one=_player(f"T{n}a"),
                 player_two=_player(f"T{n}b"),
@@ -111,6 +112,12 @@ def gid(pairing: Pairing) -> int:
     """The id of the pairing's game (which it must have)."""
     assert pairing.game_id is not None, "this pairing has no game"
     return pairing.game_id
+
+
+def staff_actor() -> Actor:
+    """Someone every event's actions allow (staff act as club admins everywhere), with no
+    player record of their own to count."""
+    return Actor.of(UserFactory(is_staff=True))
 
 
 def game_of(pairing: Pairing) -> Game:

@@ -17,7 +17,7 @@ from tests.factories import member
 from tournaments import services
 from tournaments.models import Event, Pairing, Season
 
-from .helpers import generate, new_club, win_game
+from .helpers import generate, new_club, staff_actor, win_game
 
 
 def club_with_admin(name: str = "Saskatoon Kaiser", slug: str = "saskatoon") -> tuple[Club, Any]:
@@ -73,6 +73,7 @@ def club_night(
         first_choice(
             services.entry_register_team_by_names,
             pick=pick,
+            actor=staff_actor(),
             event=event,
             player_one=one,
             player_two=two,

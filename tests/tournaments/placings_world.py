@@ -52,7 +52,7 @@ class Play:
         roll = self.rnd.random()
         if roll < self.forfeits:
             side = self.rnd.choice(["home", "away"])
-            services.pairing_forfeit(pairing=row, forfeiting=side, reason="Did not come")
+            services.pairing_forfeit_unchecked(pairing=row, forfeiting=side, reason="Did not come")
             self.log.append(f"{row.code or row.id}: {side} forfeits")
         elif roll < self.forfeits + self.adjusted:
             # Played, then the organiser corrects the score sheet: perhaps another winner
@@ -62,7 +62,7 @@ class Play:
             high, low = self.rnd.randint(52, 70), self.rnd.randint(-20, 51)
             home, away = (high, low) if winner == "home" else (low, high)
             try:
-                services.pairing_adjust(
+                services.pairing_adjust_unchecked(
                     pairing=row,
                     winner=winner,
                     home_points=home,
@@ -94,7 +94,7 @@ class Play:
             return
         entry = self.rnd.choice(active)
         with TestCase.captureOnCommitCallbacks(execute=True):
-            services.entry_withdraw(entry=entry, reason="Went home")
+            services.entry_withdraw_unchecked(entry=entry, reason="Went home")
         self.withdrawals -= 1
         self.log.append(f"{entry.name} withdraws")
 
@@ -136,7 +136,7 @@ def play_to_the_end(event: Event, play: Play, *, limit: int = 200) -> None:
         assert job.status == "done", (job.error, play.log)
         for round_ in Round.objects.filter(event=event, status="ready"):
             if round_.pairings.filter(result=ResultKind.PENDING).exists():
-                services.round_start(round_=round_)
+                services.round_start_unchecked(round_=round_)
         play_open_games(event, play)
     raise AssertionError(f"Not finished after {limit} generations: {play.log}")
 

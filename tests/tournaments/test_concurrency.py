@@ -41,7 +41,7 @@ from tournaments.services.games import pairing_game_open
 from tournaments.services.tables import tables_ensure
 from tournaments.tasks import generate_task
 
-from .helpers import generate, gid, make_event, win_for, winning_hand
+from .helpers import generate, gid, make_event, staff_actor, win_for, winning_hand
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 
@@ -390,9 +390,10 @@ def test_two_tables_added_at_once_are_two_tables(monkeypatch):
     event = make_event(teams=2)
     tables_ensure(event=event, count=2)
     meet_at_the_event_lock(monkeypatch)
+    actor = staff_actor()
     outcomes = race(
-        lambda: services.table_add(event=event),
-        lambda: services.table_add(event=event),
+        lambda: services.table_add(actor=actor, event=event),
+        lambda: services.table_add(actor=actor, event=event),
     )
     assert all(isinstance(o, Table) for o in outcomes), outcomes
     assert sorted(o.number for o in outcomes) == [3, 4]

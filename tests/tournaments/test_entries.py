@@ -14,7 +14,7 @@ from tournaments import services
 from tournaments.models import Entry, Pairing, Round, Substitution
 from tournaments.services.entries import known_player_named
 
-from .helpers import game_of, generate, make_event, new_club, player, win_for
+from .helpers import game_of, generate, make_event, new_club, player, staff_actor, win_for
 
 pytestmark = pytest.mark.django_db
 
@@ -22,18 +22,18 @@ pytestmark = pytest.mark.django_db
 def test_a_team_is_found_again_when_the_same_two_register():
     event = make_event(teams=0, format="swiss")
     one, two = player(), player()
-    first = services.entry_register_team(event=event, player_one=one, player_two=two)
+    first = services.entry_register_team_unchecked(event=event, player_one=one, player_two=two)
     other = make_event(teams=0, format="swiss", club=event.club)
-    again = services.entry_register_team(event=other, player_one=two, player_two=one)
+    again = services.entry_register_team_unchecked(event=other, player_one=two, player_two=one)
     assert first.team_id == again.team_id
 
 
 def test_a_player_plays_in_one_team_of_an_event():
     event = make_event(teams=0, format="swiss")
     one, two, three = player(name="Ann"), player(name="Bo"), player()
-    services.entry_register_team(event=event, player_one=one, player_two=two, name="A&B")
+    services.entry_register_team_unchecked(event=event, player_one=one, player_two=two, name="A&B")
     with pytest.raises(InvalidInput, match="already plays in A&B"):
-        services.entry_register_team(event=event, player_one=three, player_two=two)
+        services.entry_register_team_unchecked(event=event, player_one=three, player_two=two)
 
 
 CSV = """team,player_one,player_two,seed,rating,club
@@ -49,7 +49,7 @@ def test_csv_preview_names_new_players_and_import_creates_every_entry():
     preview = services.parse(event=event, text=CSV)
     assert preview.ok
     assert [r.new_players for r in preview.rows] == [["Walter Kowalchuk"], ["Marie Desjardins"]]
-    result = services.entries_import(event=event, text=CSV)
+    result = services.entries_import(actor=staff_actor(), event=event, text=CSV)
     assert [(e.name, e.seed, e.rating) for e in result.created] == [
         ("Prairie Fire", 1, 1650.0),
         ("Northern Lights", 2, None),
@@ -65,7 +65,7 @@ Ann;Di;1;nowhere
 T1a;Ed;;
 """
     with pytest.raises(InvalidInput) as refused:
-        services.entries_import(event=event, text=text)
+        services.entries_import(actor=staff_actor(), event=event, text=text)
     assert refused.value.message == (
         "3 rows have problems, so nothing was imported. Fix the file and try again."
     )
@@ -93,8 +93,8 @@ def test_csv_without_the_player_columns_is_refused():
 def test_late_entry_joins_a_swiss_event_from_the_next_round():
     event = make_event(teams=4, format="swiss")
     generate(event)
-    services.round_start(round_=Round.objects.get(event=event, number=1))
-    late = services.entry_register_team(
+    services.round_start_unchecked(round_=Round.objects.get(event=event, number=1))
+    late = services.entry_register_team_unchecked(
         event=event, player_one=player(), player_two=player(), name="Latecomers"
     )
     assert late.late
@@ -109,15 +109,17 @@ def test_late_entry_joins_a_swiss_event_from_the_next_round():
 def test_no_late_entry_once_a_bracket_has_started():
     event = make_event(teams=4, format="single_elimination")
     generate(event)
-    services.round_start(round_=Round.objects.get(event=event, number=1))
+    services.round_start_unchecked(round_=Round.objects.get(event=event, number=1))
     with pytest.raises(InvalidInput, match="draw has started"):
-        services.entry_register_team(event=event, player_one=player(), player_two=player())
+        services.entry_register_team_unchecked(
+            event=event, player_one=player(), player_two=player()
+        )
 
 
 def test_withdrawal_forfeits_unfinished_games_and_keeps_played_ones():
     event = make_event(teams=4, format="round_robin")
     generate(event)
-    services.round_start(round_=Round.objects.get(event=event, number=1))
+    services.round_start_unchecked(round_=Round.objects.get(event=event, number=1))
     first = list(Pairing.objects.filter(event=event, round__number=1).order_by("table__number"))
     gone = first[0].home
     assert gone is not None
@@ -125,13 +127,13 @@ def test_withdrawal_forfeits_unfinished_games_and_keeps_played_ones():
     other = first[1]
     win_for(other, other.home)
     generate(event)  # round 2 exists, not started
-    forfeited = services.entry_withdraw(entry=gone, reason="Illness")
+    forfeited = services.entry_withdraw_unchecked(entry=gone, reason="Illness")
     assert len(forfeited) == 1 and forfeited[0].round.number == 2
     row = forfeited[0]
     loser_side = "home" if row.home_id == gone.id else "away"
     assert row.result == "forfeit" and row.winner_side != loser_side
     assert Pairing.objects.get(id=first[0].id).result == "played"
-    services.round_start(round_=Round.objects.get(event=event, number=2))
+    services.round_start_unchecked(round_=Round.objects.get(event=event, number=2))
     for p in Pairing.objects.filter(event=event, round__number=2, result="pending"):
         win_for(p, p.home)
     generate(event)  # round 3 of the fixed schedule: the withdrawn team's game is a forfeit
@@ -149,11 +151,11 @@ def test_withdrawal_forfeits_unfinished_games_and_keeps_played_ones():
 def test_withdrawn_team_is_no_longer_paired_in_swiss():
     event = make_event(teams=4, format="swiss")
     generate(event)
-    services.round_start(round_=Round.objects.get(event=event, number=1))
+    services.round_start_unchecked(round_=Round.objects.get(event=event, number=1))
     for p in Pairing.objects.filter(event=event):
         win_for(p, p.home)
     gone = Entry.objects.get(event=event, seed=4)
-    services.entry_withdraw(entry=gone)
+    services.entry_withdraw_unchecked(entry=gone)
     assert generate(event).summary == "Round 2: 1 game and 1 bye."
     assert not Pairing.objects.filter(event=event, round__number=2, home=gone).exists()
     assert not Pairing.objects.filter(event=event, round__number=2, away=gone).exists()
@@ -165,7 +167,7 @@ def test_a_withdrawn_team_forfeits_its_later_bracket_games_as_it_reaches_them():
     semi = Pairing.objects.get(event=event, code="W1-1")
     win_for(semi, semi.home)
     assert semi.home is not None
-    services.entry_withdraw(entry=semi.home)
+    services.entry_withdraw_unchecked(entry=semi.home)
     other = Pairing.objects.get(event=event, code="W1-2")
     win_for(other, other.home)
     final = Pairing.objects.get(event=event, code="W2-1")
@@ -179,7 +181,7 @@ def test_a_substitute_plays_one_game_in_the_replaced_players_seat():
     assert pairing.home is not None and pairing.home.team is not None
     replaced = pairing.home.team.player_two
     sub = player(name="Sub")
-    record = services.entry_substitute(
+    record = services.pairing_substitute_unchecked(
         pairing=pairing, replaced_id=replaced.id, substitute_id=sub.id, reason="Back pain"
     )
     game = game_of(pairing)
@@ -188,9 +190,13 @@ def test_a_substitute_plays_one_game_in_the_replaced_players_seat():
     sub.refresh_from_db()
     assert sub.host_club_id == event.club_id  # a record of no club: now the club's visitor
     with pytest.raises(InvalidInput, match=f"Player {replaced.id} does not sit at this game"):
-        services.entry_substitute(pairing=pairing, replaced_id=replaced.id, substitute_id=sub.id)
+        services.pairing_substitute_unchecked(
+            pairing=pairing, replaced_id=replaced.id, substitute_id=sub.id
+        )
     with pytest.raises(InvalidInput, match="Sub already plays in this game"):
-        services.entry_substitute(pairing=pairing, replaced_id=game.north_id, substitute_id=sub.id)
+        services.pairing_substitute_unchecked(
+            pairing=pairing, replaced_id=game.north_id, substitute_id=sub.id
+        )
     win_for(pairing, pairing.home)  # the result counts for the team as entered
     pairing.refresh_from_db()
     assert pairing.winner_side == "home"
@@ -208,7 +214,7 @@ def test_a_typed_substitute_is_the_clubs_known_player_of_that_name_or_a_new_visi
     elsewhere = new_club()
     theirs = player(name="Wanda Walk")
     MembershipFactory(club=elsewhere, player=theirs, role=Role.PLAYER)
-    services.entry_substitute(
+    services.pairing_substitute_unchecked(
         pairing=pairing, replaced_id=game.north_id, substitute_name="  wanda   WALK "
     )
     seated = game_of(pairing).north
@@ -216,7 +222,7 @@ def test_a_typed_substitute_is_the_clubs_known_player_of_that_name_or_a_new_visi
     assert (seated.name, seated.host_club_id) == ("wanda WALK", event.club_id)
     assert known_player_named(club=event.club, name="Wanda Walk") == seated  # found again
     with pytest.raises(InvalidInput, match="wanda WALK already plays in this game"):
-        services.entry_substitute(
+        services.pairing_substitute_unchecked(
             pairing=pairing, replaced_id=game.east_id, substitute_name="Wanda Walk"
         )
 
@@ -245,7 +251,7 @@ def test_a_refused_substitution_creates_nothing():
     ]
     for arguments, sentence in refusals:
         with pytest.raises(InvalidInput) as refused:
-            services.entry_substitute(pairing=pairing, **arguments)
+            services.pairing_substitute_unchecked(pairing=pairing, **arguments)
         assert sentence in refused.value.message
     assert Player.objects.count() == players and not Substitution.objects.exists()
     assert game_of(pairing).north_id == game.north_id
@@ -277,9 +283,9 @@ def test_check_in_and_check_in_all():
     event = make_event(teams=3, format="swiss", check_in=True)
     first = Entry.objects.filter(event=event).first()
     assert first is not None
-    services.entry_check_in(entry=first)
-    assert services.entry_check_in_all(event=event) == 2
-    services.entry_check_in(entry=first, checked_in=False)
+    services.entry_check_in_unchecked(entry=first)
+    assert services.entry_check_in_all(actor=staff_actor(), event=event) == 2
+    services.entry_check_in_unchecked(entry=first, checked_in=False)
     first.refresh_from_db()
     assert (first.status, first.checked_in_at) == ("registered", None)
 
@@ -287,9 +293,11 @@ def test_check_in_and_check_in_all():
 def test_club_is_not_required_for_a_typed_entry():
     club = new_club()
     event = make_event(teams=0, format="swiss", club=club)
-    entry = services.entry_register_team(
+    entry = services.entry_register_team_unchecked(
         event=event, player_one=player(), player_two=player(), seed=3
     )
     assert entry.club_id == club.id and entry.seed == 3
     with pytest.raises(InvalidInput, match="Seed 3 is already"):
-        services.entry_register_team(event=event, player_one=player(), player_two=player(), seed=3)
+        services.entry_register_team_unchecked(
+            event=event, player_one=player(), player_two=player(), seed=3
+        )

@@ -41,7 +41,7 @@ def test_swiss_pairs_each_round_without_rematch_and_by_score():
             pair = frozenset((p.home_id, p.away_id))
             assert pair not in met
             met.add(pair)
-        services.round_start(round_=Round.objects.get(event=event, number=number))
+        services.round_start_unchecked(round_=Round.objects.get(event=event, number=number))
         play_round(event, number)
     # After three rounds where home always won, exactly one team has three wins.
     from tournaments.standings import event_standings
@@ -59,7 +59,7 @@ def test_swiss_odd_field_gives_a_bye_that_scores_as_a_win():
     generate(event)
     bye = Pairing.objects.get(event=event, result="bye")
     assert str(bye.home) == "Team 5"  # the lowest-ranked team without a bye
-    services.round_start(round_=bye.round)
+    services.round_start_unchecked(round_=bye.round)
     play_round(event, 1)
     generate(event)
     second_bye = Pairing.objects.get(event=event, round__number=2, result="bye")
@@ -69,7 +69,7 @@ def test_swiss_odd_field_gives_a_bye_that_scores_as_a_win():
 def test_no_valid_swiss_pairing_fails_the_job_with_a_sentence():
     event = make_event(teams=2, format="swiss", rounds=2)
     generate(event)
-    services.round_start(round_=Round.objects.get(event=event, number=1))
+    services.round_start_unchecked(round_=Round.objects.get(event=event, number=1))
     play_round(event, 1)
     job = generate(event)
     assert (job.status, job.error) == (
@@ -86,7 +86,7 @@ def test_round_robin_meets_everyone_once_with_one_bye_each_in_an_odd_field():
     for number in range(1, 6):
         job = generate(event)
         assert job.status == "done", job.error
-        services.round_start(round_=Round.objects.get(event=event, number=number))
+        services.round_start_unchecked(round_=Round.objects.get(event=event, number=number))
         for p in Pairing.objects.filter(event=event, round__number=number):
             if p.result == "bye":
                 byes.append(p.home_id or 0)
@@ -116,7 +116,7 @@ def test_a_round_can_be_drawn_again_until_it_starts():
     again = set(Pairing.objects.filter(event=event).values_list("game_id", flat=True))
     assert not first_games & again  # new games; the old ones are gone
     assert dict(Entry.objects.filter(event=event).values_list("id", "seed")) == seeds
-    services.round_start(round_=Round.objects.get(event=event, number=1))
+    services.round_start_unchecked(round_=Round.objects.get(event=event, number=1))
     job = generate(event)
     assert job.status == "failed" and "still being played" in job.error
 
@@ -124,7 +124,7 @@ def test_a_round_can_be_drawn_again_until_it_starts():
 def test_a_started_bracket_cannot_be_drawn_again():
     event = make_event(teams=4, format="single_elimination")
     generate(event)
-    services.round_start(round_=Round.objects.get(event=event, number=1))
+    services.round_start_unchecked(round_=Round.objects.get(event=event, number=1))
     job = generate(event)
     assert job.error == (
         "The bracket is under way: it advances by itself as games end. It can only be drawn "
@@ -137,7 +137,7 @@ def test_only_checked_in_teams_are_paired_when_the_event_asks():
     job = generate(event)
     assert job.error == "Pairing needs at least two checked-in entries; this event has 0."
     for entry in Entry.objects.filter(event=event)[:3]:
-        services.entry_check_in(entry=entry)
+        services.entry_check_in_unchecked(entry=entry)
     job = generate(event)
     assert job.summary == "Round 1: 1 game and 1 bye."
 
@@ -166,7 +166,7 @@ def test_pools_then_a_knockout_of_the_top_two():
     for number in (1, 2, 3):
         if number > 1:
             assert generate(event).status == "done"
-        services.round_start(round_=Round.objects.get(event=event, number=number))
+        services.round_start_unchecked(round_=Round.objects.get(event=event, number=number))
         for p in games(event, number):
             assert pools[str(p.home)] == pools[str(p.away)]
             better = p.home if p.home.seed < p.away.seed else p.away
@@ -178,7 +178,7 @@ def test_pools_then_a_knockout_of_the_top_two():
     )
     for semi in semis:  # a pool winner meets the other pool's runner-up
         assert pools[str(semi.home)] != pools[str(semi.away)]
-    services.round_start(round_=Round.objects.get(event=event, number=4))
+    services.round_start_unchecked(round_=Round.objects.get(event=event, number=4))
     for semi in semis:
         win_for(semi, semi.home)
     final = Pairing.objects.get(event=event, code="W2-1")
@@ -193,7 +193,7 @@ def test_progressive_changes_partners_every_round():
     for number in (1, 2, 3):
         job = generate(event)
         assert job.summary == f"Round {number}: 2 tables; 1 sitting out.", job.error
-        services.round_start(round_=Round.objects.get(event=event, number=number))
+        services.round_start_unchecked(round_=Round.objects.get(event=event, number=number))
         for p in games(event, number):
             for team in (p.home_team, p.away_team):
                 pair = frozenset((team.player_one_id, team.player_two_id))

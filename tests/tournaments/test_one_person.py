@@ -62,7 +62,7 @@ def test_a_pools_event_imported_on_the_same_server_keeps_its_players() -> None:
         pool_advance=2,
     )
     for n in range(8):
-        services.entry_register_team(
+        services.entry_register_team_unchecked(
             event=event, player_one=people[2 * n], player_two=people[2 * n + 1], name=f"T{n}"
         )
     generate(event)
@@ -100,12 +100,20 @@ def test_a_visitor_typed_at_a_late_entry_an_import_and_add_member_is_one_record(
         rounds=3,
         check_in_required=False,
     )
-    services.entry_register_team(event=event, player_one=regulars[0], player_two=regulars[1])
-    services.entry_register_team(event=event, player_one=regulars[2], player_two=regulars[3])
+    services.entry_register_team_unchecked(
+        event=event, player_one=regulars[0], player_two=regulars[1]
+    )
+    services.entry_register_team_unchecked(
+        event=event, player_one=regulars[2], player_two=regulars[3]
+    )
     generate(event)
-    services.round_start(round_=Round.objects.get(event=event, number=1))
+    services.round_start_unchecked(round_=Round.objects.get(event=event, number=1))
     late = services.entry_register_team_by_names(
-        event=event, player_one="Stan Melnyk", player_two="Lise Roy", name="Latecomers"
+        actor=Actor.of(admin),
+        event=event,
+        player_one="Stan Melnyk",
+        player_two="Lise Roy",
+        name="Latecomers",
     )
     assert late.late
     stan = records_named("Stan Melnyk")[0]
@@ -198,8 +206,12 @@ def test_a_substitute_two_records_could_be_is_asked_about() -> None:
         rounds=3,
         check_in_required=False,
     )
-    services.entry_register_team(event=event, player_one=regulars[0], player_two=regulars[1])
-    services.entry_register_team(event=event, player_one=regulars[2], player_two=regulars[3])
+    services.entry_register_team_unchecked(
+        event=event, player_one=regulars[0], player_two=regulars[1]
+    )
+    services.entry_register_team_unchecked(
+        event=event, player_one=regulars[2], player_two=regulars[3]
+    )
     generate(event)
     pairing = Pairing.objects.get(event=event)
     api = api_as(member(club, Role.ORGANISER, username="otto"))
@@ -242,8 +254,12 @@ def test_an_import_asks_which_record_a_player_two_could_be_is() -> None:
         rounds=3,
         check_in_required=False,
     )
-    services.entry_register_team(event=event, player_one=member_stan, player_two=regulars[0])
-    services.entry_register_team(event=event, player_one=regulars[1], player_two=regulars[2])
+    services.entry_register_team_unchecked(
+        event=event, player_one=member_stan, player_two=regulars[0]
+    )
+    services.entry_register_team_unchecked(
+        event=event, player_one=regulars[1], player_two=regulars[2]
+    )
     document = event_export(event=event)
     ref = next(p["ref"] for p in document["players"] if p["name"] == "Stan Melnyk")
     api = api_as(member(club, Role.ORGANISER, username="otto"))
@@ -284,7 +300,7 @@ def test_an_import_asks_which_record_a_player_two_could_be_is() -> None:
 
 
 def test_csv_entries_name_the_record_by_id_when_two_could_be() -> None:
-    club, _admin = club_with_admin()
+    club, admin = club_with_admin()
     member_stan, visitor_stan = two_stans(club)
     members(club, ["Lise Roy"])
     event = services.event_create(
@@ -300,7 +316,7 @@ def test_csv_entries_name_the_record_by_id_when_two_could_be() -> None:
     assert row.errors and row.errors[0].startswith("More than one player could be Stan Melnyk: ")
     assert f"#{member_stan.id}" in row.errors[0] and "player_one_id column" in row.errors[0]
     chosen = f"player_one,player_one_id,player_two\nStan Melnyk,{visitor_stan.id},Lise Roy\n"
-    (entry,) = services.entries_import(event=event, text=chosen).created
+    (entry,) = services.entries_import(actor=Actor.of(admin), event=event, text=chosen).created
     assert entry.team is not None and entry.team.player_one_id == visitor_stan.id
     assert len(records_named("Stan Melnyk")) == 2
 
@@ -311,7 +327,7 @@ def test_csv_entries_name_the_record_by_id_when_two_could_be() -> None:
 def test_the_public_season_leaderboard_follows_a_merge() -> None:
     club, admin = club_with_admin()
     members(club, ["Stan Melnyk", "Ann Amyot", "Bob Bear", "Cy Cote"])
-    season = services.season_create(club=club, name="2026")
+    season = services.season_create_unchecked(club=club, name="2026")
     club_night(
         club,
         season,
@@ -364,7 +380,11 @@ def test_a_reused_partnership_takes_the_name_it_is_entered_under() -> None:
         check_in_required=False,
     )
     entry = services.entry_register_team_by_names(
-        event=event, player_one="marie desjardins", player_two="RON BEAR", name="Aces High"
+        actor=Actor.of(admin),
+        event=event,
+        player_one="marie desjardins",
+        player_two="RON BEAR",
+        name="Aces High",
     )
     assert entry.team_id == team.id and entry.name == "Aces High"
     answer = api_as(admin).get(f"/api/teams/{team.id}/").json()
@@ -373,14 +393,18 @@ def test_a_reused_partnership_takes_the_name_it_is_entered_under() -> None:
 
 def test_a_former_member_typed_in_at_an_event_is_the_same_record() -> None:
     """A removed member typed in at an event (an entry, a CSV row) is found, not remade."""
-    club, _admin = club_with_admin()
+    club, admin = club_with_admin()
     ann, bob = members(club, ["Ann Amyot", "Bob Bear"])
     for person in (ann, bob):
         members_services.member_remove(membership=Membership.objects.get(player=person))
     event = services.event_create(
         club=club, name="Progressive", date=dt.date(2026, 11, 10), format="progressive", rounds=3
     )
-    entry = services.entry_register_player_by_name(event=event, player="ann amyot")
-    (imported,) = services.entries_import(event=event, text="player\nBob Bear\n").created
+    entry = services.entry_register_player_by_name(
+        actor=Actor.of(admin), event=event, player="ann amyot"
+    )
+    (imported,) = services.entries_import(
+        actor=Actor.of(admin), event=event, text="player\nBob Bear\n"
+    ).created
     assert (entry.player_id, imported.player_id) == (ann.id, bob.id)
     assert Player.objects.count() == 2 + 1  # and the club admin

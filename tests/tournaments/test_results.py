@@ -32,7 +32,7 @@ def test_forfeit_gives_the_other_team_the_events_forfeit_score_and_advances_it()
     event = make_event(teams=4, format="single_elimination")
     generate(event)
     first = code(event, "W1-1")
-    services.pairing_forfeit(pairing=first, forfeiting="home", reason="Did not arrive")
+    services.pairing_forfeit_unchecked(pairing=first, forfeiting="home", reason="Did not arrive")
     first = code(event, "W1-1")
     assert (first.result, first.winner_side, first.home_points, first.away_points) == (
         "forfeit",
@@ -53,7 +53,7 @@ def test_forfeit_score_is_the_events_own():
     event = make_event(teams=2, format="swiss", forfeit_winner_score=40, forfeit_loser_score=-10)
     generate(event)
     pairing = Pairing.objects.get(event=event, result="pending")
-    services.pairing_forfeit(pairing=pairing, forfeiting="away")
+    services.pairing_forfeit_unchecked(pairing=pairing, forfeiting="away")
     pairing.refresh_from_db()
     assert (pairing.winner_side, pairing.home_points, pairing.away_points) == ("home", 40, -10)
 
@@ -64,7 +64,7 @@ def test_a_decided_game_cannot_be_forfeited():
     pairing = Pairing.objects.get(event=event)
     win_game(pairing.game_id)
     with pytest.raises(InvalidInput, match="already has a result"):
-        services.pairing_forfeit(pairing=pairing, forfeiting="away")
+        services.pairing_forfeit_unchecked(pairing=pairing, forfeiting="away")
 
 
 def test_adjusted_result_needs_a_reason_and_stands_over_the_game():
@@ -73,10 +73,10 @@ def test_adjusted_result_needs_a_reason_and_stands_over_the_game():
     pairing = Pairing.objects.get(event=event)
     win_game(pairing.game_id, Side.NS)
     with pytest.raises(InvalidInput, match="reason"):
-        services.pairing_adjust(
+        services.pairing_adjust_unchecked(
             pairing=pairing, winner="away", home_points=40, away_points=52, reason=" "
         )
-    services.pairing_adjust(
+    services.pairing_adjust_unchecked(
         pairing=pairing,
         winner="away",
         home_points=40,
@@ -99,7 +99,7 @@ def test_adjusted_winner_needs_the_higher_score():
     generate(event)
     pairing = Pairing.objects.get(event=event)
     with pytest.raises(InvalidInput, match="higher score"):
-        services.pairing_adjust(
+        services.pairing_adjust_unchecked(
             pairing=pairing, winner="home", home_points=10, away_points=52, reason="x"
         )
 
@@ -116,7 +116,7 @@ def test_a_bye_scores_the_rounds_average_winning_and_losing_scores_until_changed
     services.game_result_sync(game_id=gid(games[1]))  # a forfeit does not count in averages
     bye.refresh_from_db()
     assert (bye.result, bye.winner_side, bye.home_points, bye.away_points) == ("bye", "home", 60, 0)
-    services.pairing_set_bye_points(pairing=bye, points_for=52, points_against=30)
+    services.pairing_set_bye_points_unchecked(pairing=bye, points_for=52, points_against=30)
     bye.refresh_from_db()
     assert (bye.home_points, bye.away_points, bye.points_set_by_organiser) == (52, 30, True)
 
@@ -137,8 +137,8 @@ def test_a_game_played_late_lets_the_next_round_be_generated():
     event = make_event(teams=4, format="swiss")
     generate(event)
     first, second = Pairing.objects.filter(event=event).order_by("table__number")
-    services.pairing_mark_late(pairing=second)
-    services.round_start(round_=first.round)
+    services.pairing_mark_late_unchecked(pairing=second)
+    services.round_start_unchecked(round_=first.round)
     assert game_of(second).started_at is None  # its clock waits
     assert game_of(first).started_at is not None
     win_for(first, first.home)
@@ -153,7 +153,7 @@ def test_a_game_played_late_lets_the_next_round_be_generated():
 def test_the_next_round_waits_for_results():
     event = make_event(teams=4, format="swiss")
     generate(event)
-    services.round_start(round_=Round.objects.get(event=event, number=1))
+    services.round_start_unchecked(round_=Round.objects.get(event=event, number=1))
     job = generate(event)
     assert job.status == "failed"
     assert job.error == (
@@ -247,7 +247,7 @@ def test_roll_back_shows_what_it_undoes_then_lets_the_correction_through():
 def test_standalone_roll_back_recreates_the_next_games_with_the_same_teams():
     event, w11 = _bracket_with_next_game_started()
     before = code(event, "W2-1")
-    undone = services.pairing_rollback(pairing=w11, reason="checking")
+    undone = services.pairing_rollback_unchecked(pairing=w11, reason="checking")
     assert [u["code"] for u in undone] == ["L1-1", "W2-1"]
     after = code(event, "W2-1")
     assert (after.home_id, after.away_id) == (before.home_id, before.away_id)

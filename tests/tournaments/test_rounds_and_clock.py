@@ -37,14 +37,14 @@ def test_start_round_starts_every_clock_at_the_same_instant():
     generate(event)
     round_ = Round.objects.get(event=event, number=1)
     assert all(g.started_at is None for g in round_games(event))
-    services.round_start(round_=round_)
+    services.round_start_unchecked(round_=round_)
     starts = {g.started_at for g in round_games(event)}
     assert len(starts) == 1 and None not in starts
     assert {g.time_limit_minutes for g in round_games(event)} == {60}
     round_.refresh_from_db()
     assert round_.status == "started"
     with pytest.raises(InvalidInput, match="already started"):
-        services.round_start(round_=round_)
+        services.round_start_unchecked(round_=round_)
 
 
 def test_minutes_per_game_override_reaches_the_games():
@@ -59,7 +59,7 @@ def test_the_sweep_calls_time_on_every_game_of_the_round_with_no_client_connecte
     round_ = Round.objects.get(event=event, number=1)
     start = timezone.now()
     with at(start):
-        services.round_start(round_=round_)
+        services.round_start_unchecked(round_=round_)
     first, second = round_games(event)
     with at(start + timedelta(minutes=20)):
         scoring.hand_record(game_id=first.id, entry=winning_hand(Side.NS), client_id=uuid.uuid4())
@@ -86,12 +86,12 @@ def test_pausing_the_round_stops_the_sweep_and_resuming_moves_every_deadline():
     round_ = Round.objects.get(event=event, number=1)
     start = timezone.now()
     with at(start):
-        services.round_start(round_=round_)
+        services.round_start_unchecked(round_=round_)
     with at(start + timedelta(minutes=30)):
-        assert services.round_pause(round_=round_) == 2
+        assert services.round_pause_unchecked(round_=round_) == 2
     with at(start + timedelta(minutes=90)):
         assert clock_sweep_task() == []  # paused: nothing is called
-        assert services.round_resume(round_=round_) == 2
+        assert services.round_resume_unchecked(round_=round_) == 2
     deadlines = {g.deadline for g in round_games(event)}
     assert deadlines == {start + timedelta(minutes=120)}
     with at(start + timedelta(minutes=119)):
@@ -106,11 +106,11 @@ def test_add_minutes_to_the_whole_round_or_one_game():
     round_ = Round.objects.get(event=event, number=1)
     start = timezone.now()
     with at(start):
-        services.round_start(round_=round_)
-    assert services.round_add_minutes(round_=round_, minutes=5) == 2
+        services.round_start_unchecked(round_=round_)
+    assert services.round_add_minutes_unchecked(round_=round_, minutes=5) == 2
     one = Pairing.objects.filter(event=event).order_by("table__number").first()
     assert one is not None
-    services.pairing_clock(pairing=one, action="add", minutes=10)
+    services.pairing_clock_unchecked(pairing=one, action="add", minutes=10)
     deadlines = sorted(g.deadline for g in round_games(event))
     assert deadlines == [start + timedelta(minutes=65), start + timedelta(minutes=75)]
     with at(start + timedelta(minutes=70)):
@@ -122,7 +122,7 @@ def test_a_worker_that_was_down_calls_time_at_the_deadline_not_when_it_wakes():
     generate(event)
     start = timezone.now()
     with at(start):
-        services.round_start(round_=Round.objects.get(event=event, number=1))
+        services.round_start_unchecked(round_=Round.objects.get(event=event, number=1))
     with at(start + timedelta(hours=5)):
         clock_sweep_task()
     game = round_games(event)[0]
@@ -133,13 +133,13 @@ def test_one_games_clock_pause_and_resume():
     event = make_event(teams=2, format="swiss")
     generate(event)
     pairing = Pairing.objects.get(event=event)
-    services.pairing_clock(pairing=pairing, action="start")
-    services.pairing_clock(pairing=pairing, action="pause")
+    services.pairing_clock_unchecked(pairing=pairing, action="start")
+    services.pairing_clock_unchecked(pairing=pairing, action="pause")
     assert game_of(pairing).paused_at is not None
-    services.pairing_clock(pairing=pairing, action="resume")
+    services.pairing_clock_unchecked(pairing=pairing, action="resume")
     assert game_of(pairing).paused_at is None
     with pytest.raises(InvalidInput, match="Unknown clock action"):
-        services.pairing_clock(pairing=pairing, action="stop")
+        services.pairing_clock_unchecked(pairing=pairing, action="stop")
 
 
 def test_swap_tables_and_teams_before_the_start_only():
@@ -147,7 +147,7 @@ def test_swap_tables_and_teams_before_the_start_only():
     generate(event)
     round_ = Round.objects.get(event=event, number=1)
     a, b = Pairing.objects.filter(event=event).select_related("table").order_by("table__number")
-    services.round_swap_tables(round_=round_, first=a, second=b)
+    services.round_swap_tables_unchecked(round_=round_, first=a, second=b)
     a.refresh_from_db()
     b.refresh_from_db()
     assert a.table is not None and b.table is not None
@@ -155,17 +155,17 @@ def test_swap_tables_and_teams_before_the_start_only():
     old_games = {a.game_id, b.game_id}
     first, second = a.home, b.home
     assert first is not None and second is not None
-    services.round_swap_teams(round_=round_, first=first, second=second)
+    services.round_swap_teams_unchecked(round_=round_, first=first, second=second)
     a.refresh_from_db()
     b.refresh_from_db()
     assert (a.home_id, b.home_id) == (second.id, first.id)
     assert not {a.game_id, b.game_id} & old_games
     assert game_of(a).ns_team_id == second.team_id
-    services.round_start(round_=round_)
+    services.round_start_unchecked(round_=round_)
     with pytest.raises(InvalidInput, match="has started"):
-        services.round_swap_tables(round_=round_, first=a, second=b)
+        services.round_swap_tables_unchecked(round_=round_, first=a, second=b)
     with pytest.raises(InvalidInput, match="has started"):
-        services.round_swap_teams(round_=round_, first=first, second=second)
+        services.round_swap_teams_unchecked(round_=round_, first=first, second=second)
 
 
 def test_swapping_two_teams_of_one_game_swaps_their_seats():
@@ -175,7 +175,7 @@ def test_swapping_two_teams_of_one_game_swaps_their_seats():
     pairing = Pairing.objects.get(event=event)
     home, away = pairing.home, pairing.away
     assert home is not None and away is not None
-    services.round_swap_teams(round_=round_, first=home, second=away)
+    services.round_swap_teams_unchecked(round_=round_, first=home, second=away)
     pairing.refresh_from_db()
     assert (pairing.home_id, pairing.away_id) == (away.id, home.id)
 
@@ -188,7 +188,7 @@ def test_the_round_lists_the_tables_still_playing():
     event = make_event(teams=6, format="swiss")
     generate(event)
     round_ = Round.objects.get(event=event, number=1)
-    services.round_start(round_=round_)
+    services.round_start_unchecked(round_=round_)
     first = Pairing.objects.filter(event=event).order_by("table__number").first()
     assert first is not None
     win_for(first, first.home)

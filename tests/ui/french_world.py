@@ -57,7 +57,7 @@ def _player(club: Club, name: str, user: Any = None) -> Player:
 
 def _teams(event: Event, players: list[Player]) -> None:
     for n, team_name in enumerate(TEAM_NAMES):
-        services.entry_register_team(
+        services.entry_register_team_unchecked(
             event=event,
             player_one=players[2 * n],
             player_two=players[2 * n + 1],
@@ -73,7 +73,7 @@ def build() -> World:
     MembershipFactory(club=club, player=organiser, role=Role.CLUB_ADMIN)
     players = [_player(club, name) for name in PLAYER_NAMES]
     world = World(club=club, organiser=user, players=players)
-    season = services.season_create(club=club, name="Saison d’hiver")
+    season = services.season_create_unchecked(club=club, name="Saison d’hiver")
 
     def event(key: str, name: str, fmt: str, **kw: Any) -> Event:
         made = services.event_create(
@@ -90,7 +90,9 @@ def build() -> World:
     swiss = event("swiss", "Omnium de Hearst", "swiss", rounds=3)
     _teams(swiss, players)
     generate(swiss)
-    services.round_start(round_=Round.objects.get(event=swiss, number=1))  # tablets enter hands
+    services.round_start_unchecked(
+        round_=Round.objects.get(event=swiss, number=1)
+    )  # tablets enter hands
     first = list(Pairing.objects.filter(event=swiss, away__isnull=False).order_by("id"))
     win_for(first[0], first[0].home)
 
@@ -109,7 +111,7 @@ def build() -> World:
         "night", "Soirée du mardi", "progressive", rounds=2, kind="club_night", season=season
     )
     for n, player in enumerate(players):
-        services.entry_register_player(event=night, player=player, seed=n + 1)
+        services.entry_register_player_unchecked(event=night, player=player, seed=n + 1)
     generate(night)
     return world
 

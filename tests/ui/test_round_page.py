@@ -29,7 +29,7 @@ def test_a_running_clock_shows_the_minutes_left_not_the_deadline(client):
     event = make_event(teams=4, format="swiss", minutes_per_game=60)
     generate(event)
     round_ = Round.objects.get(event=event, number=1)
-    services.round_start(round_=round_)
+    services.round_start_unchecked(round_=round_)
     started = timezone.now() - dt.timedelta(minutes=48, seconds=30)
     Game.objects.filter(pairing__event=event).update(started_at=started)
     organiser(client, event)
@@ -62,7 +62,7 @@ def test_a_finished_round_offers_no_clock_controls(client):
     event = make_event(teams=2, format="swiss", rounds=1, minutes_per_game=60)
     generate(event)
     round_ = Round.objects.get(event=event, number=1)
-    services.round_start(round_=round_)
+    services.round_start_unchecked(round_=round_)
     pairing = Pairing.objects.get(round=round_, away__isnull=False)
     win_for(pairing, pairing.home)
     round_.refresh_from_db()
@@ -85,7 +85,7 @@ def test_a_night_without_a_clock_shows_no_clock(client):
     organiser(client, event)
     html = client.get(f"/events/{event.id}/rounds/1/").content.decode()
     assert "Start the round" in html and "every clock" not in html
-    services.round_start(round_=Round.objects.get(event=event, number=1))
+    services.round_start_unchecked(round_=Round.objects.get(event=event, number=1))
     html = client.get(f"/events/{event.id}/rounds/1/").content.decode()
     assert "Time left" not in html and "not started" not in html
     for control in CLOCK_CONTROLS:

@@ -200,7 +200,7 @@ def test_the_table_page_says_who_is_entering_in_french(client):
 
     event = make_event(teams=2, format="swiss", rounds=1, verification=True)
     generate(event)
-    services.round_start(round_=Round.objects.get(event=event, number=1))
+    services.round_start_unchecked(round_=Round.objects.get(event=event, number=1))
     table = event.tables.order_by("number").first()
     assert table is not None
     client.cookies[settings.LANGUAGE_COOKIE_NAME] = "fr"

@@ -32,6 +32,11 @@ class EventView(APIView):
         action = EventAction.MANAGE if write else EventAction.READ
         return event_for(user=request.user, event_id=int(pk), action=action)
 
+    def event_seen(self, request: Request, pk: int | str) -> Event:
+        """The event, if the user may see it (404 otherwise), for a write whose service takes
+        the actor and decides who may make it."""
+        return event_for(user=request.user, event_id=int(pk), action=EventAction.READ)
+
 
 def round_of(event: Event, number: int | str) -> Round:
     return round_in(event=event, number=number)

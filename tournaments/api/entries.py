@@ -1,4 +1,5 @@
-"""Registration endpoints: enter, import from CSV, check in, withdraw."""
+"""Registration endpoints: enter, import from CSV, check in, withdraw. Each write calls its
+service with the actor; the service decides who may make it."""
 
 from __future__ import annotations
 
@@ -35,7 +36,7 @@ class EntryListView(EventView):
 
     @extend_schema(request=EntryCreateSerializer, responses={201: EntrySerializer, **ERRORS})
     def post(self, request: Request, pk: int) -> Response:
-        event = self.event(request, pk)
+        event = self.event_seen(request, pk)
         incoming = EntryCreateSerializer(data=request.data, context={"request": request})
         incoming.is_valid(raise_exception=True)
         data = incoming.validated_data
@@ -45,7 +46,9 @@ class EntryListView(EventView):
                 raise InvalidInput(
                     N_("Give the player."), field_errors={"player": [N_("Required.")]}
                 )
-            entry = services.entry_register_player(event=event, player=data["player"], **common)
+            entry = services.entry_register_player(
+                actor=Actor.of(request.user), event=event, player=data["player"], **common
+            )
         else:
             if "player_one" not in data or "player_two" not in data:
                 raise InvalidInput(
@@ -53,6 +56,7 @@ class EntryListView(EventView):
                     field_errors={"player_one": [N_("Required.")], "player_two": [N_("Required.")]},
                 )
             entry = services.entry_register_team(
+                actor=Actor.of(request.user),
                 event=event,
                 player_one=data["player_one"],
                 player_two=data["player_two"],
@@ -65,12 +69,13 @@ class EntryListView(EventView):
 class EntryDetailView(EventView):
     @extend_schema(request=EntryUpdateSerializer, responses={200: EntrySerializer, **ERRORS})
     def patch(self, request: Request, pk: int, entry_id: int) -> Response:
-        event = self.event(request, pk)
+        event = self.event_seen(request, pk)
         entry = entry_of(event, entry_id)
         incoming = EntryUpdateSerializer(data=request.data)
         incoming.is_valid(raise_exception=True)
         data = incoming.validated_data
         entry = services.entry_update(
+            actor=Actor.of(request.user),
             entry=entry,
             seed=data.get("seed", entry.seed),
             rating=data.get("rating", entry.rating),
@@ -82,11 +87,13 @@ class EntryDetailView(EventView):
 class CheckInView(EventView):
     @extend_schema(request=CheckInSerializer, responses={200: EntrySerializer, **ERRORS})
     def post(self, request: Request, pk: int, entry_id: int) -> Response:
-        event = self.event(request, pk)
+        event = self.event_seen(request, pk)
         incoming = CheckInSerializer(data=request.data)
         incoming.is_valid(raise_exception=True)
         entry = services.entry_check_in(
-            entry=entry_of(event, entry_id), checked_in=incoming.validated_data["checked_in"]
+            actor=Actor.of(request.user),
+            entry=entry_of(event, entry_id),
+            checked_in=incoming.validated_data["checked_in"],
         )
         return Response(EntrySerializer(entry).data)
 
@@ -98,12 +105,12 @@ class WithdrawView(EventView):
         description="Withdraws the entry; answers with the games forfeited because of it.",
     )
     def post(self, request: Request, pk: int, entry_id: int) -> Response:
-        event = self.event(request, pk)
+        event = self.event_seen(request, pk)
         incoming = ReasonSerializer(data=request.data)
         incoming.is_valid(raise_exception=True)
         forfeited = services.entry_withdraw(
+            actor=Actor.of(request.user),
             entry=entry_of(event, entry_id),
-            by=Actor.of(request.user).by,
             reason=incoming.validated_data.get("reason", ""),
         )
         return Response(PairingSerializer(forfeited, many=True).data)
@@ -117,8 +124,10 @@ class ReinstateView(EventView):
         "games forfeited when it withdrew stand.",
     )
     def post(self, request: Request, pk: int, entry_id: int) -> Response:
-        event = self.event(request, pk)
-        entry = services.entry_reinstate(entry=entry_of(event, entry_id))
+        event = self.event_seen(request, pk)
+        entry = services.entry_reinstate(
+            actor=Actor.of(request.user), entry=entry_of(event, entry_id)
+        )
         return Response(EntrySerializer(entry).data)
 
 
@@ -130,18 +139,18 @@ class ImportView(EventView):
         "every row, or none when any row has a problem (400 with the rows).",
     )
     def post(self, request: Request, pk: int) -> Response:
-        event = self.event(request, pk)
+        event = self.event_seen(request, pk)
         incoming = CsvImportSerializer(data=request.data)
         incoming.is_valid(raise_exception=True)
         text = incoming.validated_data["csv"]
         csv_import.check_size(text)  # before anything is read into the database
         if incoming.validated_data["dry_run"]:
-            result = services.parse(event=event, text=text)
+            result = services.entries_preview(actor=Actor.of(request.user), event=event, text=text)
             return Response(
                 {"ok": result.ok, "rows": [row.as_dict() for row in result.rows]},
                 status=status.HTTP_200_OK,
             )
-        result = services.entries_import(event=event, text=text)
+        result = services.entries_import(actor=Actor.of(request.user), event=event, text=text)
         return Response(
             EntrySerializer(result.created, many=True).data, status=status.HTTP_201_CREATED
         )

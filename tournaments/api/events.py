@@ -8,7 +8,6 @@ import django_filters.rest_framework as filters
 from django.db.models import QuerySet
 from drf_spectacular.utils import extend_schema
 from rest_framework import mixins, status, viewsets
-from rest_framework.exceptions import PermissionDenied
 from rest_framework.negotiation import DefaultContentNegotiation
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -22,7 +21,6 @@ from kaiser_club.sentences import N_
 
 from .. import services
 from ..models import Event, GenerationJob, Season
-from ..permissions import EventAction, may_in_club
 from ..selectors import events_visible_to, season_for, seasons_visible_to
 from ..services import actions
 from ..standings import event_tables, season_leaderboard
@@ -88,11 +86,8 @@ class SeasonViewSet(
         incoming = SeasonSerializer(data=request.data, context={"request": request})
         incoming.is_valid(raise_exception=True)
         data = incoming.validated_data
-        if not may_in_club(user=request.user, action=EventAction.MANAGE, club_id=data["club"].id):
-            raise PermissionDenied(
-                str(N_("Only organisers of %(club)s can add its seasons.", club=data["club"]))
-            )
         season = services.season_create(
+            actor=Actor.of(request.user),
             club=data["club"],
             name=data["name"],
             starts_on=data.get("starts_on"),
@@ -141,22 +136,26 @@ class EventViewSet(
 
     @extend_schema(request=EventSettingsSerializer, responses={200: EventSerializer, **ERRORS})
     def partial_update(self, request: Request, pk: str) -> Response:
-        event = EventView().event(request, pk, write=True)
+        event = EventView().event_seen(request, pk)
         incoming = EventSettingsSerializer(
             data=request.data, partial=True, context={"request": request}
         )
         incoming.is_valid(raise_exception=True)
-        event = services.event_update(event=event, **incoming.validated_data)
+        event = services.event_update(
+            actor=Actor.of(request.user), event=event, **incoming.validated_data
+        )
         return Response(EventSerializer(event).data)
 
 
 class RulesView(EventView):
     @extend_schema(request=RuleChangesSerializer, responses={200: EventSerializer, **ERRORS})
     def patch(self, request: Request, pk: int) -> Response:
-        event = self.event(request, pk)
+        event = self.event_seen(request, pk)
         incoming = RuleChangesSerializer(data=request.data)
         incoming.is_valid(raise_exception=True)
-        event = services.event_change_rules(event=event, changes=incoming.validated_data["changes"])
+        event = services.event_change_rules(
+            actor=Actor.of(request.user), event=event, changes=incoming.validated_data["changes"]
+        )
         return Response(EventSerializer(event).data)
 
 

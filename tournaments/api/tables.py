@@ -8,6 +8,7 @@ from rest_framework import status
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from kaiser_club.actors import Actor
 from kaiser_club.errors import InvalidInput, NotFound
 from kaiser_club.sentences import N_
 
@@ -29,8 +30,8 @@ class TableListView(EventView):
 
     @extend_schema(request=None, responses={201: TableSerializer, **ERRORS})
     def post(self, request: Request, pk: int) -> Response:
-        event = self.event(request, pk)
-        table = services.table_add(event=event)
+        event = self.event_seen(request, pk)
+        table = services.table_add(actor=Actor.of(request.user), event=event)
         context = {"request": request, "show_codes": True}
         return Response(TableSerializer(table, context=context).data, status.HTTP_201_CREATED)
 
@@ -43,12 +44,11 @@ class TableActionView(EventView):
         description="action: revoke (the code stops working) or renew (a new code).",
     )
     def post(self, request: Request, pk: int, table_id: int, action: str) -> Response:
-        event = self.event(request, pk)
-        table = table_of(event, table_id)
+        table = table_of(self.event_seen(request, pk), table_id)
         if action == "revoke":
-            table = services.table_revoke(table=table)
+            table = services.table_revoke(actor=Actor.of(request.user), table=table)
         elif action == "renew":
-            table = services.table_renew(table=table)
+            table = services.table_renew(actor=Actor.of(request.user), table=table)
         else:
             raise NotFound(N_("There is no action %(action)r here.", action=action))
         context = {"request": request, "show_codes": True}

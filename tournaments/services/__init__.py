@@ -1,32 +1,18 @@
 """Every write of the events app. Each service is one transaction; work on one event is
-serialised by locking the event's row."""
+serialised by locking the event's row.
 
-from .csv_import import ImportResult, entries_import, parse
-from .entries import (
-    entry_check_in,
-    entry_check_in_all,
-    entry_register_player,
-    entry_register_player_by_name,
-    entry_register_team,
-    entry_register_team_by_names,
-    entry_reinstate,
-    entry_substitute,
-    entry_update,
-    entry_withdraw,
-)
-from .events import event_change_rules, event_create, event_update, season_create
-from .generation import generate, generation_request, generation_run
-from .results import (
-    game_result_sync,
+An action a person takes (an organiser, through the API or a page) takes the actor and decides
+who may act before it writes anything. A step named ``…_unchecked`` is the same write under the
+event's rules without asking who acts, for callers that have decided it themselves (another
+service, the demo, an event's transfer)."""
+
+from .actions import (
     pairing_adjust,
+    pairing_clock,
     pairing_forfeit,
     pairing_mark_late,
     pairing_rollback,
     pairing_set_bye_points,
-    rollback_preview,
-)
-from .rounds import (
-    pairing_clock,
     round_add_minutes,
     round_pause,
     round_resume,
@@ -35,46 +21,115 @@ from .rounds import (
     round_swap_tables,
     round_swap_teams,
 )
+from .csv_import import ImportResult, entries_import, entries_preview, parse
+from .entries import (
+    entry_check_in,
+    entry_check_in_all,
+    entry_check_in_unchecked,
+    entry_register_player,
+    entry_register_player_by_name,
+    entry_register_player_unchecked,
+    entry_register_team,
+    entry_register_team_by_names,
+    entry_register_team_unchecked,
+    entry_reinstate,
+    entry_update,
+    entry_withdraw,
+    entry_withdraw_unchecked,
+    pairing_substitute,
+    pairing_substitute_unchecked,
+)
+from .events import (
+    event_change_rules,
+    event_change_rules_unchecked,
+    event_create,
+    event_update,
+    event_update_unchecked,
+    season_create,
+    season_create_unchecked,
+)
+from .generation import generate, generation_request, generation_run
+from .results import (
+    game_result_sync,
+    pairing_adjust_unchecked,
+    pairing_forfeit_unchecked,
+    pairing_mark_late_unchecked,
+    pairing_rollback_unchecked,
+    pairing_set_bye_points_unchecked,
+    rollback_preview,
+)
+from .rounds import (
+    pairing_clock_unchecked,
+    round_add_minutes_unchecked,
+    round_pause_unchecked,
+    round_resume_unchecked,
+    round_start_unchecked,
+    round_start_waiting_unchecked,
+    round_swap_tables_unchecked,
+    round_swap_teams_unchecked,
+)
 from .tables import display_code, normalise_code, table_add, table_path, table_renew, table_revoke
 
 __all__ = [
     "ImportResult",
     "display_code",
     "entries_import",
+    "entries_preview",
     "entry_check_in",
     "entry_check_in_all",
+    "entry_check_in_unchecked",
     "entry_register_player",
     "entry_register_player_by_name",
+    "entry_register_player_unchecked",
     "entry_register_team",
     "entry_register_team_by_names",
+    "entry_register_team_unchecked",
     "entry_reinstate",
-    "entry_substitute",
     "entry_update",
     "entry_withdraw",
+    "entry_withdraw_unchecked",
     "event_change_rules",
+    "event_change_rules_unchecked",
     "event_create",
     "event_update",
+    "event_update_unchecked",
     "game_result_sync",
     "generate",
     "generation_request",
     "generation_run",
     "normalise_code",
     "pairing_adjust",
+    "pairing_adjust_unchecked",
     "pairing_clock",
+    "pairing_clock_unchecked",
     "pairing_forfeit",
+    "pairing_forfeit_unchecked",
     "pairing_mark_late",
+    "pairing_mark_late_unchecked",
     "pairing_rollback",
+    "pairing_rollback_unchecked",
     "pairing_set_bye_points",
+    "pairing_set_bye_points_unchecked",
+    "pairing_substitute",
+    "pairing_substitute_unchecked",
     "parse",
     "rollback_preview",
     "round_add_minutes",
+    "round_add_minutes_unchecked",
     "round_pause",
+    "round_pause_unchecked",
     "round_resume",
+    "round_resume_unchecked",
     "round_start",
+    "round_start_unchecked",
     "round_start_waiting",
+    "round_start_waiting_unchecked",
     "round_swap_tables",
+    "round_swap_tables_unchecked",
     "round_swap_teams",
+    "round_swap_teams_unchecked",
     "season_create",
+    "season_create_unchecked",
     "table_add",
     "table_path",
     "table_renew",

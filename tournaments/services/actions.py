@@ -7,7 +7,9 @@ Each takes the actor, the round or game the address names (found within the even
 ``selectors.round_in`` and ``selectors.pairing_in``), and what the body says. Rows the body
 names by id (entries, games, players) are looked up here, within the event: an id of another
 event, or one that does not exist, is refused with a sentence under the field that gave it.
-The rules themselves are in rounds.py, results.py and entries.py.
+Each refuses anyone but an organiser of the event's club before it writes anything; the rules
+themselves are the ``…_unchecked`` steps of rounds.py and results.py, which ask nothing of who
+acts.
 """
 
 from __future__ import annotations
@@ -19,20 +21,12 @@ from django.db import transaction
 from kaiser_club.actors import Actor
 from kaiser_club.errors import InvalidInput, NotAllowed
 from kaiser_club.models import Club
-from kaiser_club.people import NEW
-from kaiser_club.refusals import role_refused
 from kaiser_club.sentences import N_
 from scoring.models import Game
 
-from ..models import Entry, Event, GenerationJob, Pairing, Round, Substitution
-from ..permissions import EventAction
-from . import entries, events, generation, results, rounds
-
-
-def _may_direct(actor: Actor, event: Event) -> None:
-    """Who may run the event's rounds and record its results: its club's organisers."""
-    if not actor.has_role(club_id=event.club_id, at_least=EventAction.MANAGE.value):
-        raise role_refused(event.club)
+from ..models import Entry, Event, GenerationJob, Pairing, Round
+from . import events, generation, results, rounds
+from .organisers import require_club_organiser, require_organiser
 
 
 def _entry(event: Event, entry_id: int, field: str) -> Entry:
@@ -56,40 +50,40 @@ def _pairing(event: Event, pairing_id: int, field: str) -> Pairing:
 
 @transaction.atomic
 def round_start(*, actor: Actor, round_: Round) -> Round:
-    _may_direct(actor, round_.event)
-    return rounds.round_start(round_=round_, by=actor.by)
+    require_organiser(actor, round_.event)
+    return rounds.round_start_unchecked(round_=round_, by=actor.by)
 
 
 @transaction.atomic
 def round_start_waiting(*, actor: Actor, round_: Round) -> int:
-    _may_direct(actor, round_.event)
-    return rounds.round_start_waiting(round_=round_)
+    require_organiser(actor, round_.event)
+    return rounds.round_start_waiting_unchecked(round_=round_)
 
 
 @transaction.atomic
 def round_pause(*, actor: Actor, round_: Round) -> int:
-    _may_direct(actor, round_.event)
-    return rounds.round_pause(round_=round_)
+    require_organiser(actor, round_.event)
+    return rounds.round_pause_unchecked(round_=round_)
 
 
 @transaction.atomic
 def round_resume(*, actor: Actor, round_: Round) -> int:
-    _may_direct(actor, round_.event)
-    return rounds.round_resume(round_=round_)
+    require_organiser(actor, round_.event)
+    return rounds.round_resume_unchecked(round_=round_)
 
 
 @transaction.atomic
 def round_add_minutes(*, actor: Actor, round_: Round, minutes: int) -> int:
-    _may_direct(actor, round_.event)
-    return rounds.round_add_minutes(round_=round_, minutes=minutes)
+    require_organiser(actor, round_.event)
+    return rounds.round_add_minutes_unchecked(round_=round_, minutes=minutes)
 
 
 @transaction.atomic
 def round_swap_tables(*, actor: Actor, round_: Round, first: int, second: int) -> None:
     """``first`` and ``second`` are ids of two games of the round."""
     event = round_.event
-    _may_direct(actor, event)
-    rounds.round_swap_tables(
+    require_organiser(actor, event)
+    rounds.round_swap_tables_unchecked(
         round_=round_,
         first=_pairing(event, first, "first"),
         second=_pairing(event, second, "second"),
@@ -100,8 +94,8 @@ def round_swap_tables(*, actor: Actor, round_: Round, first: int, second: int) -
 def round_swap_teams(*, actor: Actor, round_: Round, first: int, second: int) -> None:
     """``first`` and ``second`` are ids of two entries playing in the round."""
     event = round_.event
-    _may_direct(actor, event)
-    rounds.round_swap_teams(
+    require_organiser(actor, event)
+    rounds.round_swap_teams_unchecked(
         round_=round_,
         first=_entry(event, first, "first"),
         second=_entry(event, second, "second"),
@@ -116,10 +110,16 @@ def round_swap_teams(*, actor: Actor, round_: Round, first: int, second: int) ->
 def pairing_forfeit(
     *, actor: Actor, pairing: Pairing, forfeiting: str, reason: str = ""
 ) -> Pairing:
-    _may_direct(actor, pairing.event)
-    return results.pairing_forfeit(
+    require_organiser(actor, pairing.event)
+    return results.pairing_forfeit_unchecked(
         pairing=pairing, forfeiting=forfeiting, by=actor.by, reason=reason
     )
+
+
+@transaction.atomic
+def pairing_forfeit_undo(*, actor: Actor, pairing: Pairing, reason: str = "") -> Pairing:
+    require_organiser(actor, pairing.event)
+    return results.pairing_forfeit_undo_unchecked(pairing=pairing, by=actor.by, reason=reason)
 
 
 @transaction.atomic
@@ -133,8 +133,8 @@ def pairing_adjust(
     reason: str,
     rollback: bool = False,
 ) -> Pairing:
-    _may_direct(actor, pairing.event)
-    return results.pairing_adjust(
+    require_organiser(actor, pairing.event)
+    return results.pairing_adjust_unchecked(
         pairing=pairing,
         winner=winner,
         home_points=home_points,
@@ -147,56 +147,30 @@ def pairing_adjust(
 
 @transaction.atomic
 def pairing_mark_late(*, actor: Actor, pairing: Pairing, late: bool = True) -> Pairing:
-    _may_direct(actor, pairing.event)
-    return results.pairing_mark_late(pairing=pairing, late=late)
+    require_organiser(actor, pairing.event)
+    return results.pairing_mark_late_unchecked(pairing=pairing, late=late)
 
 
 @transaction.atomic
 def pairing_set_bye_points(
     *, actor: Actor, pairing: Pairing, points_for: int, points_against: int
 ) -> Pairing:
-    _may_direct(actor, pairing.event)
-    return results.pairing_set_bye_points(
+    require_organiser(actor, pairing.event)
+    return results.pairing_set_bye_points_unchecked(
         pairing=pairing, points_for=points_for, points_against=points_against
     )
 
 
 @transaction.atomic
-def pairing_substitute(
-    *,
-    actor: Actor,
-    pairing: Pairing,
-    replaced: int,
-    substitute: int | None = None,
-    substitute_name: str = "",
-    substitute_new: bool = False,
-    reason: str = "",
-) -> Substitution:
-    """``replaced`` is the id of a player at the game; the substitute is a player id the
-    event's club knows (``substitute``) or a typed name (``substitute_name``; with
-    ``substitute_new``, a new visitor record even when records of that name exist)."""
-    _may_direct(actor, pairing.event)
-    return entries.entry_substitute(
-        pairing=pairing,
-        replaced_id=replaced,
-        substitute_id=substitute,
-        substitute_name=substitute_name,
-        substitute_choice=NEW if substitute_new else None,
-        by=actor.by,
-        reason=reason,
-    )
-
-
-@transaction.atomic
 def pairing_clock(*, actor: Actor, pairing: Pairing, action: str, minutes: int = 0) -> Game:
-    _may_direct(actor, pairing.event)
-    return rounds.pairing_clock(pairing=pairing, action=action, minutes=minutes)
+    require_organiser(actor, pairing.event)
+    return rounds.pairing_clock_unchecked(pairing=pairing, action=action, minutes=minutes)
 
 
 @transaction.atomic
 def pairing_rollback(*, actor: Actor, pairing: Pairing, reason: str = "") -> list[dict[str, Any]]:
-    _may_direct(actor, pairing.event)
-    return results.pairing_rollback(pairing=pairing, by=actor.by, reason=reason)
+    require_organiser(actor, pairing.event)
+    return results.pairing_rollback_unchecked(pairing=pairing, by=actor.by, reason=reason)
 
 
 # --- an event ---------------------------------------------------------------------------------
@@ -204,12 +178,12 @@ def pairing_rollback(*, actor: Actor, pairing: Pairing, reason: str = "") -> lis
 
 def event_create_by(*, actor: Actor, club: Club, **fields: Any) -> Event:
     """A new event of ``club``: its organisers may make one (staff anywhere)."""
-    if not actor.has_role(club_id=club.id, at_least=EventAction.MANAGE.value):
-        raise NotAllowed(N_("Only organisers of %(club)s can create its events.", club=club.name))
+    refusal = NotAllowed(N_("Only organisers of %(club)s can create its events.", club=club.name))
+    require_club_organiser(actor, club, refusal)
     return events.event_create(club=club, by=actor.by, **fields)
 
 
 def generation_request_by(*, actor: Actor, event: Event) -> GenerationJob:
     """Queues the next round (or the bracket) of an event its club's organisers direct."""
-    _may_direct(actor, event)
+    require_organiser(actor, event)
     return generation.generation_request(event=event, by=actor.by)

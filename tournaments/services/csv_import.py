@@ -8,6 +8,9 @@ visitors, players of its partnerships; ``kaiser_club.people``), else a new visit
 name more than one record could be is refused with the candidates' ids: the optional columns
 ``player_one_id``, ``player_two_id`` (``player_id``) say which record, or ``new`` for another
 person.
+
+The preview and the import are an organiser's: both take the actor and refuse anyone else before
+reading the file against the club's players.
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ from typing import Any
 from django.db import transaction
 from django.utils.translation import gettext
 
+from kaiser_club.actors import Actor
 from kaiser_club.errors import InvalidInput
 from kaiser_club.models import Club, Player
 from kaiser_club.people import Pool, facts_of, name_key, parse_choice
@@ -35,7 +39,8 @@ from scoring.services.teams import TEAM_NAME_TOO_LONG
 
 from .. import limits
 from ..models import Entry, Event
-from .entries import entry_register_player, entry_register_team
+from .entries import entry_register_player_unchecked, entry_register_team_unchecked
+from .organisers import require_organiser
 
 MAX_ROWS = 2000
 MAX_BYTES = 1_000_000  # two thousand entries of long names fit in a fifth of it
@@ -106,6 +111,12 @@ def _rows_of(reader: csv.DictReader[str]) -> Iterator[dict[str | Any, str | Any]
             return
         except csv.Error:
             raise _unreadable(reader) from None
+
+
+def entries_preview(*, actor: Actor, event: Event, text: str) -> ImportResult:
+    """Every row and its problems, for the organiser to see before importing."""
+    require_organiser(actor, event)
+    return parse(event=event, text=text)
 
 
 def parse(*, event: Event, text: str) -> ImportResult:
@@ -294,8 +305,9 @@ def _entered_players(event: Event) -> dict[int, str]:
 
 
 @transaction.atomic
-def entries_import(*, event: Event, text: str) -> ImportResult:
+def entries_import(*, actor: Actor, event: Event, text: str) -> ImportResult:
     """Imports every row, or none: a file with any bad row is refused with the messages."""
+    require_organiser(actor, event)
     result = parse(event=event, text=text)
     if not result.ok:
         raise InvalidInput(
@@ -317,11 +329,11 @@ def entries_import(*, event: Event, text: str) -> ImportResult:
             )
         ]
         if event.individual:
-            entry = entry_register_player(
+            entry = entry_register_player_unchecked(
                 event=event, player=players[0], seed=row.seed, rating=row.rating, club=row.club
             )
         else:
-            entry = entry_register_team(
+            entry = entry_register_team_unchecked(
                 event=event,
                 player_one=players[0],
                 player_two=players[1],

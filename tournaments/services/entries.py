@@ -1,5 +1,10 @@
 """Registration: teams of two (or single players, for progressive events), typed in or
-imported from CSV; check-in; late entry; withdrawal; a substitute for one game."""
+imported from CSV; check-in; late entry; withdrawal; a substitute for one game.
+
+Each action takes the actor and refuses anyone but an organiser of the event's club before it
+writes anything. The steps named ``…_unchecked`` apply the event's rules and ask nothing of who
+acts: for callers that have decided that themselves (the CSV import, the players' sign-ups, the
+demo, an event's transfer)."""
 
 from __future__ import annotations
 
@@ -10,10 +15,11 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
+from kaiser_club.actors import Actor
 from kaiser_club.errors import InvalidInput
 from kaiser_club.members.services import lock_club
 from kaiser_club.models import Club, Player
-from kaiser_club.people import Ambiguity, Choice, ChooseRecord, Pool, ambiguity
+from kaiser_club.people import NEW, Ambiguity, Choice, ChooseRecord, Pool, ambiguity
 from kaiser_club.sentences import N_
 from kaiser_club.text import clean_reason, clean_text, clean_within
 from scoring import services as scoring
@@ -31,7 +37,8 @@ from scoring.services.teams import TEAM_NAME_TOO_LONG
 from ..choices import EntryStatus, EventStatus, Format, ResultKind, SlotSide
 from ..models import Entry, Event, Pairing, Round, Substitution
 from .locks import lock_event
-from .results import pairing_forfeit
+from .organisers import require_organiser
+from .results import pairing_forfeit_unchecked
 
 NAME_MAX = Player._meta.get_field("name").max_length or 120
 TEAM_NAME_MAX = Entry._meta.get_field("name").max_length or 160
@@ -118,6 +125,30 @@ def _check_seed(event: Event, seed: int | None, *, exclude: int | None = None) -
 @transaction.atomic
 def entry_register_team(
     *,
+    actor: Actor,
+    event: Event,
+    player_one: Player,
+    player_two: Player,
+    name: str = "",
+    seed: int | None = None,
+    rating: float | None = None,
+    club: Club | None = None,
+) -> Entry:
+    require_organiser(actor, event)
+    return entry_register_team_unchecked(
+        event=event,
+        player_one=player_one,
+        player_two=player_two,
+        name=name,
+        seed=seed,
+        rating=rating,
+        club=club,
+    )
+
+
+@transaction.atomic
+def entry_register_team_unchecked(
+    *,
     event: Event,
     player_one: Player,
     player_two: Player,
@@ -164,6 +195,22 @@ def entry_register_team(
 @transaction.atomic
 def entry_register_player(
     *,
+    actor: Actor,
+    event: Event,
+    player: Player,
+    seed: int | None = None,
+    rating: float | None = None,
+    club: Club | None = None,
+) -> Entry:
+    require_organiser(actor, event)
+    return entry_register_player_unchecked(
+        event=event, player=player, seed=seed, rating=rating, club=club
+    )
+
+
+@transaction.atomic
+def entry_register_player_unchecked(
+    *,
     event: Event,
     player: Player,
     seed: int | None = None,
@@ -191,10 +238,16 @@ def entry_register_player(
 
 @transaction.atomic
 def entry_update(
-    *, entry: Entry, seed: int | None = None, rating: float | None = None, name: str = ""
+    *,
+    actor: Actor,
+    entry: Entry,
+    seed: int | None = None,
+    rating: float | None = None,
+    name: str = "",
 ) -> Entry:
     """Changes an entry's seed, rating or name (seeds only before the first round). The event
     is locked first, as for every entry, so two entries cannot take one seed at once."""
+    require_organiser(actor, entry.event)
     lock_event(entry.event_id)
     entry = Entry.objects.select_for_update().get(id=entry.id)
     if seed != entry.seed:
@@ -210,7 +263,13 @@ def entry_update(
 
 
 @transaction.atomic
-def entry_check_in(*, entry: Entry, checked_in: bool = True) -> Entry:
+def entry_check_in(*, actor: Actor, entry: Entry, checked_in: bool = True) -> Entry:
+    require_organiser(actor, entry.event)
+    return entry_check_in_unchecked(entry=entry, checked_in=checked_in)
+
+
+@transaction.atomic
+def entry_check_in_unchecked(*, entry: Entry, checked_in: bool = True) -> Entry:
     entry = Entry.objects.select_for_update().get(id=entry.id)
     if entry.status == EntryStatus.WITHDRAWN:
         raise InvalidInput(
@@ -223,17 +282,26 @@ def entry_check_in(*, entry: Entry, checked_in: bool = True) -> Entry:
 
 
 @transaction.atomic
-def entry_check_in_all(*, event: Event) -> int:
+def entry_check_in_all(*, actor: Actor, event: Event) -> int:
+    require_organiser(actor, event)
     return Entry.objects.filter(event=event, status=EntryStatus.REGISTERED).update(
         status=EntryStatus.CHECKED_IN, checked_in_at=timezone.now()
     )
 
 
 @transaction.atomic
-def entry_withdraw(*, entry: Entry, by: User | None = None, reason: str = "") -> list[Pairing]:
+def entry_withdraw(*, actor: Actor, entry: Entry, reason: str = "") -> list[Pairing]:
     """The entry is no longer paired; its played games stand. Each game it has not finished
     is forfeited (a bracket's later games too, as the team reaches them). Returns the
     pairings forfeited now."""
+    require_organiser(actor, entry.event)
+    return entry_withdraw_unchecked(entry=entry, by=actor.by, reason=reason)
+
+
+@transaction.atomic
+def entry_withdraw_unchecked(
+    *, entry: Entry, by: User | None = None, reason: str = ""
+) -> list[Pairing]:
     lock_event(entry.event_id)
     entry = Entry.objects.select_for_update().get(id=entry.id)
     if entry.status == EntryStatus.WITHDRAWN:
@@ -251,16 +319,19 @@ def entry_withdraw(*, entry: Entry, by: User | None = None, reason: str = "") ->
     for row in open_rows:
         side = SlotSide.HOME if row.home_id == entry.id else SlotSide.AWAY
         forfeited.append(
-            pairing_forfeit(pairing=row, forfeiting=side, by=by, reason=reason or "Withdrawn")
+            pairing_forfeit_unchecked(
+                pairing=row, forfeiting=side, by=by, reason=reason or "Withdrawn"
+            )
         )
     return forfeited
 
 
 @transaction.atomic
-def entry_reinstate(*, entry: Entry) -> Entry:
+def entry_reinstate(*, actor: Actor, entry: Entry) -> Entry:
     """Undoes a withdrawal: the entry is paired again from the next round drawn (checked in
     again if it had checked in). The games forfeited when it withdrew stand as forfeits; a
     finished event takes no one back."""
+    require_organiser(actor, entry.event)
     event = lock_event(entry.event_id)
     entry = Entry.objects.select_for_update().get(id=entry.id)
     if entry.status != EntryStatus.WITHDRAWN:
@@ -283,7 +354,33 @@ SEATS = {Seat.NORTH: "north", Seat.EAST: "east", Seat.SOUTH: "south", Seat.WEST:
 
 
 @transaction.atomic
-def entry_substitute(
+def pairing_substitute(
+    *,
+    actor: Actor,
+    pairing: Pairing,
+    replaced: int,
+    substitute: int | None = None,
+    substitute_name: str = "",
+    substitute_new: bool = False,
+    reason: str = "",
+) -> Substitution:
+    """``replaced`` is the id of a player at the game; the substitute is a player id the
+    event's club knows (``substitute``) or a typed name (``substitute_name``; with
+    ``substitute_new``, a new visitor record even when records of that name exist)."""
+    require_organiser(actor, pairing.event)
+    return pairing_substitute_unchecked(
+        pairing=pairing,
+        replaced_id=replaced,
+        substitute_id=substitute,
+        substitute_name=substitute_name,
+        substitute_choice=NEW if substitute_new else None,
+        by=actor.by,
+        reason=reason,
+    )
+
+
+@transaction.atomic
+def pairing_substitute_unchecked(
     *,
     pairing: Pairing,
     replaced_id: int,
@@ -426,6 +523,7 @@ def _players_by_names(
 @transaction.atomic
 def entry_register_team_by_names(
     *,
+    actor: Actor,
     event: Event,
     player_one: str,
     player_two: str,
@@ -437,10 +535,11 @@ def entry_register_team_by_names(
     """A team typed in by its players' names (the entries page, a late entry): each name
     finds the club's record (``players_named``: a choice when more than one could be the
     person) or makes a visitor record, and a refused entry makes none."""
+    require_organiser(actor, event)
     found = _players_by_names(
         event.club, {"player_one": player_one, "player_two": player_two}, choices
     )
-    return entry_register_team(
+    return entry_register_team_unchecked(
         event=event,
         player_one=found["player_one"],
         player_two=found["player_two"],
@@ -453,6 +552,7 @@ def entry_register_team_by_names(
 @transaction.atomic
 def entry_register_player_by_name(
     *,
+    actor: Actor,
     event: Event,
     player: str,
     seed: int | None = None,
@@ -461,7 +561,8 @@ def entry_register_player_by_name(
 ) -> Entry:
     """A single player typed in by name (a progressive event); a refused entry makes no
     player record."""
-    return entry_register_player(
+    require_organiser(actor, event)
+    return entry_register_player_unchecked(
         event=event,
         player=_players_by_names(event.club, {"player": player}, choices)["player"],
         seed=seed,

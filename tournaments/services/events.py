@@ -1,4 +1,8 @@
-"""Seasons and events: create them, change their settings and rule set while that is allowed."""
+"""Seasons and events: create them, change their settings and rule set while that is allowed.
+
+Each action takes the actor and refuses anyone but an organiser of the club before it writes
+anything. The steps named ``…_unchecked`` apply the rules and ask nothing of who acts: for
+callers that have decided that themselves (the demo, an event's transfer)."""
 
 from __future__ import annotations
 
@@ -9,7 +13,8 @@ from typing import Any
 from django.contrib.auth.models import User
 from django.db import transaction
 
-from kaiser_club.errors import InvalidInput
+from kaiser_club.actors import Actor
+from kaiser_club.errors import InvalidInput, NotAllowed
 from kaiser_club.models import Club
 from kaiser_club.sentences import N_
 from kaiser_club.sentences import of as said_by
@@ -23,6 +28,7 @@ from ..choices import EventKind, EventStatus, Format, KnockoutKind, Seeding, Tie
 from ..models import Event, Pairing, Round, Season
 from .games import event_rules, game_for, game_touched
 from .locks import lock_event
+from .organisers import require_club_organiser, require_organiser
 from .results import refresh_status
 
 # Settings that decide how teams are paired: fixed once the first round exists.
@@ -77,6 +83,23 @@ def check_tiebreaks(tiebreaks: Sequence[str]) -> list[str]:
 
 @transaction.atomic
 def season_create(
+    *,
+    actor: Actor,
+    club: Club,
+    name: str,
+    starts_on: dt.date | None = None,
+    ends_on: dt.date | None = None,
+    tiebreaks: Sequence[str] | None = None,
+) -> Season:
+    refusal = NotAllowed(N_("Only organisers of %(club)s can add its seasons.", club=club.name))
+    require_club_organiser(actor, club, refusal)
+    return season_create_unchecked(
+        club=club, name=name, starts_on=starts_on, ends_on=ends_on, tiebreaks=tiebreaks
+    )
+
+
+@transaction.atomic
+def season_create_unchecked(
     *,
     club: Club,
     name: str,
@@ -277,9 +300,15 @@ def games_started(event: Event) -> bool:
 
 
 @transaction.atomic
-def event_update(*, event: Event, **changes: Any) -> Event:
+def event_update(*, actor: Actor, event: Event, **changes: Any) -> Event:
     """Changes settings. The ones that decide the pairing are fixed once a round exists, the
     rest (minutes per game included) once a game has started."""
+    require_organiser(actor, event)
+    return event_update_unchecked(event=event, **changes)
+
+
+@transaction.atomic
+def event_update_unchecked(*, event: Event, **changes: Any) -> Event:
     event = lock_event(event.id)
     unknown = set(changes) - EDITABLE
     if unknown:
@@ -314,9 +343,15 @@ def event_update(*, event: Event, **changes: Any) -> Event:
 
 
 @transaction.atomic
-def event_change_rules(*, event: Event, changes: Mapping[str, Any]) -> Event:
+def event_change_rules(*, actor: Actor, event: Event, changes: Mapping[str, Any]) -> Event:
     """Changes options of the event's rule set; allowed until the first game starts. Games
     already generated (none started) are made again with the new rules."""
+    require_organiser(actor, event)
+    return event_change_rules_unchecked(event=event, changes=changes)
+
+
+@transaction.atomic
+def event_change_rules_unchecked(*, event: Event, changes: Mapping[str, Any]) -> Event:
     event = lock_event(event.id)
     if games_started(event):
         raise InvalidInput(

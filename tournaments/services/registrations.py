@@ -238,9 +238,9 @@ def _enter(event: Event, registration: Registration) -> None:
     pool = Pool(players_open_to(club_id=event.club_id))
     players = [_player_for(event, r, pool) for r in registrants]
     if event.individual:
-        entry = entries.entry_register_player(event=event, player=players[0])
+        entry = entries.entry_register_player_unchecked(event=event, player=players[0])
     else:
-        entry = entries.entry_register_team(
+        entry = entries.entry_register_team_unchecked(
             event=event, player_one=players[0], player_two=players[1], name=registration.name
         )
     for registrant, player in zip(registrants, players, strict=True):
@@ -353,7 +353,7 @@ def registration_refuse_by(
     _refuse_unless(registration, *ACTIVE_STATUSES)
     entry = registration.entry
     if entry is not None and entry.status != EntryStatus.WITHDRAWN:
-        entries.entry_withdraw(entry=entry, by=actor.by, reason=reason)
+        entries.entry_withdraw_unchecked(entry=entry, by=actor.by, reason=reason)
     reason = clean_within(
         reason, 300, too_long=N_("A reason has at most %(limit)s characters."), field="reason"
     )
@@ -414,7 +414,7 @@ def registration_withdraw(*, registrant: Registrant) -> Registration:
                 N_("The first round is drawn: ask the organiser to withdraw your partnership."),
                 code="registration_moved_on",
             )
-        entries.entry_withdraw(entry=entry, reason="Withdrawn by the player")
+        entries.entry_withdraw_unchecked(entry=entry, reason="Withdrawn by the player")
     registration.status = RegistrationStatus.WITHDRAWN
     registration.waiting_order = None
     registration.decided_at = timezone.now()

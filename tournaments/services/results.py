@@ -232,7 +232,7 @@ def rollback_preview(*, pairing: Pairing) -> list[dict[str, Any]]:
 
 
 @transaction.atomic
-def pairing_rollback(
+def pairing_rollback_unchecked(
     *, pairing: Pairing, by: User | None = None, reason: str = ""
 ) -> list[dict[str, Any]]:
     """Rolls back every later game fed by ``pairing``: their games leave the event (kept in
@@ -294,7 +294,7 @@ def _both_known(row: Pairing) -> None:
 
 
 @transaction.atomic
-def pairing_forfeit(
+def pairing_forfeit_unchecked(
     *, pairing: Pairing, forfeiting: str, by: User | None = None, reason: str = ""
 ) -> Pairing:
     """``forfeiting`` ("home" or "away") forfeits: the other team wins by the event's forfeit
@@ -328,6 +328,40 @@ def pairing_forfeit(
     return apply_result(event=event, row=row, outcome=outcome, reason=reason, by=by)
 
 
+@transaction.atomic
+def pairing_forfeit_undo_unchecked(
+    *, pairing: Pairing, by: User | None = None, reason: str = ""
+) -> Pairing:
+    """Takes a forfeit back while nothing after it depends on it: its game goes on where it
+    stood (its hands kept), or the pairing waits for its result again. Refused once a later
+    round has been drawn with it counted, or once the winner has played on in the bracket."""
+    event = lock_event(pairing.event_id)
+    row = Pairing.objects.select_related("game", "round").get(id=pairing.id)
+    forfeited_game = row.game is not None and bool(row.game.forfeited_by)
+    if row.result != ResultKind.FORFEIT and not forfeited_game:
+        raise InvalidInput(N_("%(game)s has no forfeit to take back.", game=_label(row)))
+    if row.match_number is None:
+        later = Round.objects.filter(
+            event=event, number__gt=row.round.number, pairings__isnull=False
+        ).first()
+        if later is not None:
+            raise InvalidInput(
+                N_(
+                    "%(game)s's forfeit counted when %(round_)s was drawn: it can no longer be "
+                    "taken back. Adjust the result instead.",
+                    game=_label(row),
+                    round_=later.said,
+                )
+            )
+    if row.game is not None and forfeited_game:
+        scoring.game_forfeit_undo(game_id=row.game.id, by=by, reason=reason)
+        row.game.refresh_from_db()
+        return apply_result(event=event, row=row, outcome=outcome_of_game(event, row.game), by=by)
+    return apply_result(
+        event=event, row=row, outcome=(ResultKind.PENDING, "", None, None), reason="", by=by
+    )
+
+
 def carry_on(*, event: Event, loaded: LoadedBracket, row: Pairing, by: User | None) -> None:
     """Carries ``row``'s result on through the bracket, and decides at once each game a
     withdrawn team cannot play (which carries that result on in turn)."""
@@ -354,7 +388,7 @@ def decide_without_game(
 
 
 @transaction.atomic
-def pairing_adjust(
+def pairing_adjust_unchecked(
     *,
     pairing: Pairing,
     winner: str,
@@ -393,7 +427,9 @@ def pairing_adjust(
 
 
 @transaction.atomic
-def pairing_set_bye_points(*, pairing: Pairing, points_for: int, points_against: int) -> Pairing:
+def pairing_set_bye_points_unchecked(
+    *, pairing: Pairing, points_for: int, points_against: int
+) -> Pairing:
     """Changes a bye's points (by default the round's average winning and losing scores)."""
     if pairing.result != ResultKind.BYE:
         raise InvalidInput(N_("Only a bye's points can be set this way."))
@@ -421,7 +457,7 @@ def refresh_bye_points(*, round_id: int) -> None:
 
 
 @transaction.atomic
-def pairing_mark_late(*, pairing: Pairing, late: bool = True) -> Pairing:
+def pairing_mark_late_unchecked(*, pairing: Pairing, late: bool = True) -> Pairing:
     """A game to be played after its round: the round's start leaves its clock alone, and the
     next round may be generated without its result (it counts when it ends)."""
     row = Pairing.objects.select_related("game").get(id=pairing.id)

@@ -39,7 +39,7 @@ def _clocked_games(round_: Round) -> list[Game]:
 
 
 @transaction.atomic
-def round_start(*, round_: Round, by: User | None = None) -> Round:
+def round_start_unchecked(*, round_: Round, by: User | None = None) -> Round:
     """Starts the clock of every game of the round at the same instant (games marked as played
     late wait for their own start)."""
     round_ = _round(round_)
@@ -67,7 +67,7 @@ def round_start(*, round_: Round, by: User | None = None) -> Round:
 
 
 @transaction.atomic
-def round_start_waiting(*, round_: Round) -> int:
+def round_start_waiting_unchecked(*, round_: Round) -> int:
     """In a started round, starts the clocks of games created since (a bracket's next games)
     and not marked as late. Returns how many started."""
     round_ = _round(round_)
@@ -91,7 +91,7 @@ def round_start_waiting(*, round_: Round) -> int:
 
 
 @transaction.atomic
-def round_pause(*, round_: Round) -> int:
+def round_pause_unchecked(*, round_: Round) -> int:
     """Pauses every running clock of the round; returns how many."""
     games = [g for g in _clocked_games(_round(round_)) if g.paused_at is None]
     for game in games:
@@ -100,7 +100,7 @@ def round_pause(*, round_: Round) -> int:
 
 
 @transaction.atomic
-def round_resume(*, round_: Round) -> int:
+def round_resume_unchecked(*, round_: Round) -> int:
     games = [g for g in _clocked_games(_round(round_)) if g.paused_at is not None]
     for game in games:
         scoring.clock_resume(game_id=game.id)
@@ -114,7 +114,7 @@ def _check_minutes(minutes: int) -> None:
 
 
 @transaction.atomic
-def round_add_minutes(*, round_: Round, minutes: int) -> int:
+def round_add_minutes_unchecked(*, round_: Round, minutes: int) -> int:
     _check_minutes(minutes)
     games = _clocked_games(_round(round_))
     for game in games:
@@ -130,7 +130,7 @@ def _game_of(pairing: Pairing) -> Game:
 
 
 @transaction.atomic
-def pairing_clock(*, pairing: Pairing, action: str, minutes: int = 0) -> Game:
+def pairing_clock_unchecked(*, pairing: Pairing, action: str, minutes: int = 0) -> Game:
     """One game's clock: "start", "pause", "resume" or "add" (``minutes``)."""
     game = _game_of(pairing)
     if action == "start":
@@ -158,7 +158,7 @@ def _unstarted(round_: Round) -> None:
 
 
 @transaction.atomic
-def round_swap_tables(*, round_: Round, first: Pairing, second: Pairing) -> None:
+def round_swap_tables_unchecked(*, round_: Round, first: Pairing, second: Pairing) -> None:
     """Two games of a round that has not started exchange tables."""
     round_ = _round(round_)
     _unstarted(round_)
@@ -174,7 +174,9 @@ def round_swap_tables(*, round_: Round, first: Pairing, second: Pairing) -> None
 
 
 @transaction.atomic
-def round_swap_teams(*, round_: Round, first: Entry, second: Entry, by: User | None = None) -> None:
+def round_swap_teams_unchecked(
+    *, round_: Round, first: Entry, second: Entry, by: User | None = None
+) -> None:
     """Two teams of a round that has not started exchange places (their games are created
     again; two teams of one game exchange seats)."""
     round_ = _round(round_)

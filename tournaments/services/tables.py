@@ -1,5 +1,9 @@
 """Tables and their codes. A code lets a tablet reach the game now at that table (the tablet
-pages live elsewhere; they find the table with ``selectors.table_for_code``)."""
+pages live elsewhere; they find the table with ``selectors.table_for_code``).
+
+Adding a table, revoking and renewing its code are an organiser's: each takes the actor and
+refuses anyone else before it writes anything. ``tables_ensure`` is the step the draw takes
+(generation and brackets make the tables a round needs, once they have decided to draw it)."""
 
 from __future__ import annotations
 
@@ -8,11 +12,13 @@ import secrets
 from django.db import transaction
 from django.utils import timezone
 
+from kaiser_club.actors import Actor
 from kaiser_club.errors import Conflict, InvalidInput
 from kaiser_club.sentences import N_
 
 from ..models import Event, Table
 from .locks import lock_event
+from .organisers import require_organiser
 
 # Crockford's base 32: no I, L, O or U, so a code read aloud or typed is hard to get wrong.
 CODE_ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
@@ -61,8 +67,9 @@ def tables_ensure(*, event: Event, count: int) -> dict[int, Table]:
 
 
 @transaction.atomic
-def table_revoke(*, table: Table) -> Table:
+def table_revoke(*, actor: Actor, table: Table) -> Table:
     """The table's code stops working at once; renew it to give the table a new one."""
+    require_organiser(actor, table.event)
     table = Table.objects.select_for_update().get(id=table.id)
     table.code = None
     table.save(update_fields=["code"])
@@ -70,8 +77,9 @@ def table_revoke(*, table: Table) -> Table:
 
 
 @transaction.atomic
-def table_renew(*, table: Table) -> Table:
+def table_renew(*, actor: Actor, table: Table) -> Table:
     """A new code for the table; the old one no longer opens anything."""
+    require_organiser(actor, table.event)
     table = Table.objects.select_for_update().get(id=table.id)
     table.code = new_code()
     table.code_issued_at = timezone.now()
@@ -80,9 +88,10 @@ def table_renew(*, table: Table) -> Table:
 
 
 @transaction.atomic
-def table_add(*, event: Event) -> Table:
+def table_add(*, actor: Actor, event: Event) -> Table:
     """One more table at the end of the event's numbering (two asked for at once are two
     tables: the event's lock lets the second see the first)."""
+    require_organiser(actor, event)
     lock_event(event.id)
     last = Table.objects.filter(event=event).order_by("-number").first()
     number = (last.number if last else 0) + 1

@@ -13,8 +13,8 @@ from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect
 
-from kaiser_club.error_answers import show_error
-from kaiser_club.errors import KaiserError, NotAllowed, NotFound
+from kaiser_club.errors import NotAllowed, NotFound
+from kaiser_club.page_errors import refusal_shown
 
 from ..models import Event
 from ..permissions import EventAction
@@ -48,10 +48,9 @@ def event_page(action: EventAction = EventAction.READ) -> Callable[[View], View]
 
 def attempt(request: HttpRequest, call: Callable[[], Any], done: str = "") -> Any:
     """Runs a service; a refusal becomes an error message on the next page."""
-    try:
+    with refusal_shown(request) as refused:
         result = call()
-    except KaiserError as exc:
-        show_error(request, exc)
+    if refused:
         return None
     if done:
         messages.success(request, done)
@@ -79,11 +78,10 @@ def act(
         if not form.is_valid():
             return again(400)
         data = form.cleaned_data
-    try:
+    with refusal_shown(request, form=form) as refused:
         result = call(data)
-    except KaiserError as exc:
-        show_error(request, exc, form=form)
-        return again(exc.status) if form is not None and again is not None else back_to
+    if refused:
+        return again(refused.status) if form is not None and again is not None else back_to
     messages.success(request, done(result) if callable(done) else done)
     return back_to
 

@@ -13,8 +13,7 @@ from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
 from kaiser_club.actors import Actor
-from kaiser_club.error_answers import show_error
-from kaiser_club.errors import KaiserError
+from kaiser_club.page_errors import refusal_shown
 from kaiser_club.people import ChooseRecord, parse_choice
 from kaiser_club.sentences import N_
 
@@ -60,35 +59,37 @@ def entry_add(request: HttpRequest, event: Event) -> HttpResponse:
         return _page(request, event, form=form)
     data = form.cleaned_data
     try:
-        fields = ["player"] if event.individual else ["player_one", "player_two"]
-        choices = {
-            f: choice
-            for f in fields
-            if (choice := parse_choice(request.POST.get(f"{f}{CHOICE_SUFFIX}"))) is not None
-        }
-        if event.individual:
-            done = services.entry_register_player_by_name(
-                event=event,
-                player=data["player"],
-                seed=data["seed"],
-                rating=data["rating"],
-                choices=choices,
-            )
-        else:
-            done = services.entry_register_team_by_names(
-                event=event,
-                player_one=data["player_one"],
-                player_two=data["player_two"],
-                name=data["name"],
-                seed=data["seed"],
-                rating=data["rating"],
-                choices=choices,
-            )
+        with refusal_shown(request, passes=(ChooseRecord,)) as refused:
+            fields = ["player"] if event.individual else ["player_one", "player_two"]
+            choices = {
+                f: choice
+                for f in fields
+                if (choice := parse_choice(request.POST.get(f"{f}{CHOICE_SUFFIX}"))) is not None
+            }
+            if event.individual:
+                done = services.entry_register_player_by_name(
+                    actor=Actor.of(request.user),
+                    event=event,
+                    player=data["player"],
+                    seed=data["seed"],
+                    rating=data["rating"],
+                    choices=choices,
+                )
+            else:
+                done = services.entry_register_team_by_names(
+                    actor=Actor.of(request.user),
+                    event=event,
+                    player_one=data["player_one"],
+                    player_two=data["player_two"],
+                    name=data["name"],
+                    seed=data["seed"],
+                    rating=data["rating"],
+                    choices=choices,
+                )
     except ChooseRecord as exc:
         choose = [(a, f"{a.field}{CHOICE_SUFFIX}") for a in exc.ambiguities]
         return _page(request, event, form=form, choose=choose, status=409)
-    except KaiserError as exc:
-        show_error(request, exc)
+    if refused:
         return _page(request, event, form=form_class(request.POST))
     # The names as matched, not as typed.
     messages.success(request, _("%(name)s is entered.") % {"name": done.name})
@@ -106,13 +107,16 @@ def entry_import(request: HttpRequest, event: Event) -> HttpResponse:
 
     def checked_parse() -> services.ImportResult:
         csv_import.check_size(text)  # before anything is read into the database
-        return services.parse(event=event, text=text)
+        return services.entries_preview(actor=Actor.of(request.user), event=event, text=text)
 
     preview = attempt(request, checked_parse)
     if not preview:
         return _page(request, event, csv_form=form)
     if form.cleaned_data.get("confirm") and preview.ok:
-        result = attempt(request, lambda: services.entries_import(event=event, text=text))
+        result = attempt(
+            request,
+            lambda: services.entries_import(actor=Actor.of(request.user), event=event, text=text),
+        )
         if result:
             n = len(result.created)
             messages.success(
@@ -132,11 +136,16 @@ def entry_action(request: HttpRequest, event: Event, entry_id: int, action: str)
     if action == "check-in":
         attempt(
             request,
-            lambda: services.entry_check_in(entry=entry),
+            lambda: services.entry_check_in(actor=Actor.of(request.user), entry=entry),
             _("%(name)s is checked in.") % {"name": entry.name},
         )
     elif action == "undo-check-in":
-        attempt(request, lambda: services.entry_check_in(entry=entry, checked_in=False))
+        attempt(
+            request,
+            lambda: services.entry_check_in(
+                actor=Actor.of(request.user), entry=entry, checked_in=False
+            ),
+        )
     elif action == "withdraw" and request.POST.get("confirm") != "1":
         # A withdrawal forfeits the entry's unfinished games: the page asks first.
         return _page(request, event, confirm_withdraw=entry)
@@ -144,7 +153,7 @@ def entry_action(request: HttpRequest, event: Event, entry_id: int, action: str)
         forfeited = attempt(
             request,
             lambda: services.entry_withdraw(
-                entry=entry, by=Actor.of(request.user).by, reason=request.POST.get("reason", "")
+                actor=Actor.of(request.user), entry=entry, reason=request.POST.get("reason", "")
             ),
         )
         if isinstance(forfeited, list):
@@ -162,7 +171,7 @@ def entry_action(request: HttpRequest, event: Event, entry_id: int, action: str)
     elif action == "reinstate":
         attempt(
             request,
-            lambda: services.entry_reinstate(entry=entry),
+            lambda: services.entry_reinstate(actor=Actor.of(request.user), entry=entry),
             _("%(name)s is back: paired again from the next round.") % {"name": entry.name},
         )
     else:
@@ -173,7 +182,9 @@ def entry_action(request: HttpRequest, event: Event, entry_id: int, action: str)
 @require_POST
 @event_page()
 def entries_check_in_all(request: HttpRequest, event: Event) -> HttpResponse:
-    count = attempt(request, lambda: services.entry_check_in_all(event=event))
+    count = attempt(
+        request, lambda: services.entry_check_in_all(actor=Actor.of(request.user), event=event)
+    )
     if count is not None:
         n = 0 if count is True else int(count)
         messages.success(

@@ -124,7 +124,9 @@ def event_settings(request: HttpRequest, event: Event) -> HttpResponse:
             and form.is_valid()
             and attempt(
                 request,
-                lambda: services.event_update(event=event, **form.settings()),
+                lambda: services.event_update(
+                    actor=Actor.of(request.user), event=event, **form.settings()
+                ),
                 _("Settings saved."),
             )
         ):
@@ -134,7 +136,9 @@ def event_settings(request: HttpRequest, event: Event) -> HttpResponse:
             and rules.is_valid()
             and attempt(
                 request,
-                lambda: services.event_change_rules(event=event, changes=rules.changes()),
+                lambda: services.event_change_rules(
+                    actor=Actor.of(request.user), event=event, changes=rules.changes()
+                ),
                 _("Rule set saved."),
             )
         ):

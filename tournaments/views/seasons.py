@@ -6,6 +6,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 
+from kaiser_club.actors import Actor
 from kaiser_club.errors import NotFound
 
 from .. import services
@@ -26,6 +27,7 @@ def season_list(request: HttpRequest) -> HttpResponse:
         season = attempt(
             request,
             lambda: services.season_create(
+                actor=Actor.of(request.user),
                 club=club,
                 name=form.cleaned_data["name"],
                 starts_on=form.cleaned_data["starts_on"],

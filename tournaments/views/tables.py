@@ -7,6 +7,7 @@ from django.shortcuts import render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from kaiser_club.actors import Actor
 from kaiser_club.sentences import N_
 
 from .. import services
@@ -43,13 +44,13 @@ def table_action(request: HttpRequest, event: Event, table_id: int, action: str)
     if action == "revoke":
         attempt(
             request,
-            lambda: services.table_revoke(table=table),
+            lambda: services.table_revoke(actor=Actor.of(request.user), table=table),
             _("The code of table %(n)s is revoked.") % {"n": table.number},
         )
     elif action == "renew":
         attempt(
             request,
-            lambda: services.table_renew(table=table),
+            lambda: services.table_renew(actor=Actor.of(request.user), table=table),
             _("Table %(n)s has a new code.") % {"n": table.number},
         )
     else:
@@ -60,5 +61,9 @@ def table_action(request: HttpRequest, event: Event, table_id: int, action: str)
 @require_POST
 @event_page(EventAction.MANAGE)
 def table_add(request: HttpRequest, event: Event) -> HttpResponse:
-    attempt(request, lambda: services.table_add(event=event), _("Table added."))
+    attempt(
+        request,
+        lambda: services.table_add(actor=Actor.of(request.user), event=event),
+        _("Table added."),
+    )
     return back(event, "tournaments:tables")

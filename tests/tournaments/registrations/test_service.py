@@ -74,7 +74,7 @@ def test_the_organiser_withdrawing_an_entry_frees_its_place(
     first = sign_up(event, pair("A", "a@x.org", "B", "b@x.org"))
     waiting = sign_up(event, pair("C", "c@x.org", "D", "d@x.org"))
     with django_capture_on_commit_callbacks(execute=True):
-        services.entry_withdraw(entry=entry_of(first))
+        services.entry_withdraw_unchecked(entry=entry_of(first))
     waiting.refresh_from_db()
     assert waiting.status == RegistrationStatus.REGISTERED
 
@@ -160,7 +160,7 @@ def test_closed_finished_or_past_closing_events_take_no_sign_up() -> None:
 def test_a_player_already_entered_by_the_organiser_is_refused_without_a_trace() -> None:
     event = open_event(capacity=4)
     anne = player("Anne", email="anne@x.org", host_club=event.club)
-    services.entry_register_team(event=event, player_one=anne, player_two=player("Zed"))
+    services.entry_register_team_unchecked(event=event, player_one=anne, player_two=player("Zed"))
     with pytest.raises(InvalidInput, match="already plays in"):
         sign_up(event, pair("Anne", "anne@x.org", "Bob", "bob@x.org"))
     assert not Registration.objects.filter(event=event).exists()
@@ -218,7 +218,7 @@ def test_a_place_freed_is_the_waiting_lists_not_a_newcomers() -> None:
     event = open_event(capacity=1)
     registered = sign_up(event, pair("A", "a@x.org", "B", "b@x.org"))
     waiting = sign_up(event, pair("C", "c@x.org", "D", "d@x.org"))
-    services.entry_withdraw(entry=entry_of(registered))  # its promotion has not run yet
+    services.entry_withdraw_unchecked(entry=entry_of(registered))  # its promotion has not run yet
     newcomer = sign_up(event, pair("E", "e@x.org", "F", "f@x.org"))
     assert newcomer.status == RegistrationStatus.WAITING
     assert [r.id for r in reg.promote_waiting(event_id=event.id)] == [waiting.id]

@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from tests.tournaments.helpers import generate, make_event, win_for
+from tests.tournaments.helpers import generate, make_event, staff_actor, win_for
 from tournaments.models import Pairing, Round, Table
 from tournaments.qr import qr_svg
 from tournaments.reports import render
@@ -154,7 +154,7 @@ def test_a_revoked_table_card_says_so_instead_of_a_dead_code() -> None:
 
     event = make_event(teams=2, format="swiss", rounds=1)
     generate(event)
-    table = table_revoke(table=Table.objects.get(event=event, number=1))
+    table = table_revoke(actor=staff_actor(), table=Table.objects.get(event=event, number=1))
     text = pdf_text(ask(event, "table_cards", table=table))
     assert "revoked" in text
 
