@@ -133,8 +133,10 @@ class EventForm(forms.Form):
     public_pages = forms.BooleanField(
         required=False, initial=True, label=_("Public pages (standings, bracket, live scores)")
     )
-    registration = forms.ChoiceField(
+    registration = forms.TypedChoiceField(  # left out: closed, as before sign-ups existed
         choices=RegistrationMode.choices,
+        required=False,
+        empty_value=RegistrationMode.CLOSED.value,
         initial=RegistrationMode.CLOSED,
         label=_("Sign-ups by players"),
         help_text=_("Open: players sign up on the event's public page /e/…/register/."),
