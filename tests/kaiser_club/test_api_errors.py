@@ -4,7 +4,7 @@ with one."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 import pytest
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
@@ -15,6 +15,7 @@ from rest_framework.test import APIClient
 
 from kaiser_club.api.exceptions import kaiser_exception_handler
 from kaiser_club.errors import Conflict, InvalidInput, KaiserError, NotAllowed, NotFound
+from kaiser_club.models import Player
 from kaiser_club.roles import Role
 from tests.factories import PlayerFactory, member, start_game
 from tests.tournaments.helpers import make_event
@@ -96,6 +97,7 @@ def test_every_refusal_the_api_raises_has_its_code() -> None:
     event = make_event(teams=4)
     club = event.club
     game = start_game(club=club, preset_name="tournament")
+    stranger = cast(Player, PlayerFactory())
     player = APIClient()
     player.force_authenticate(member(club, Role.PLAYER, username="plays"))
     organiser = APIClient()
@@ -114,7 +116,7 @@ def test_every_refusal_the_api_raises_has_its_code() -> None:
             403,
             "not_allowed",
         ),
-        (APIClient().get(f"/api/players/{PlayerFactory().id}/stats/"), 403, "not_authenticated"),
+        (APIClient().get(f"/api/players/{stranger.id}/stats/"), 403, "not_authenticated"),
         (organiser.get("/api/seasons/999999/"), 404, "not_found"),
         (organiser.patch("/api/seasons/999999/", {}, format="json"), 405, "method_not_allowed"),
     ]
