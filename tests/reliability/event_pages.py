@@ -99,7 +99,14 @@ class World:
             f"/e/{night}/standings/",
             f"/e/seasons/{self.season.id}/",
         ]
-        return ["/e/", f"/e/{e}/standings.csv", *pages, *(f"{page}?part=1" for page in pages)]
+        signs_up = f"/e/{e}/register/"  # its sign-up page (closed here: answered, not an error)
+        return [
+            "/e/",
+            f"/e/{e}/standings.csv",
+            signs_up,
+            *pages,
+            *(f"{page}?part=1" for page in pages),
+        ]
 
     def table_pages(self) -> list[tuple[str, int]]:
         """A table's QR link (a redirect to its page, which the client then follows with the

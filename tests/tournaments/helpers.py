@@ -6,6 +6,8 @@ import datetime as dt
 import uuid
 from typing import Any, cast
 
+from django.contrib.auth.models import User
+
 from kaiser_club.actors import Actor
 from kaiser_club.models import Club, Player
 from scoring import services as scoring
@@ -117,7 +119,7 @@ def gid(pairing: Pairing) -> int:
 def staff_actor() -> Actor:
     """Someone every event's actions allow (staff act as club admins everywhere), with no
     player record of their own to count."""
-    return Actor.of(UserFactory(is_staff=True))
+    return Actor.of(cast(User, UserFactory(is_staff=True)))
 
 
 def game_of(pairing: Pairing) -> Game:

@@ -40,4 +40,4 @@ def test_the_games_list_and_the_players_page_name_the_event_and_link_it():
     Event.objects.filter(id=event.id).update(public_pages=False)  # no public page to link
     page = client.get(f"/players/{player.id}/").content.decode()
     assert event.name in page and f'href="/e/{event.id}/"' not in page
-    assert Game.objects.filter(id=pairing.game_id).exists()
+    assert pairing.game_id is not None and Game.objects.filter(id=pairing.game_id).exists()

@@ -256,7 +256,7 @@ def test_the_season_form_shows_iso_dates_in_french(client):
     client.cookies["django_language"] = "fr"
     client.post("/events/seasons/", {"club": club.id, "name": "2027", "starts_on": "2027-01-09"})
     season = Season.objects.get(club=club)
-    assert season.starts_on.isoformat() == "2027-01-09"
+    assert season.starts_on is not None and season.starts_on.isoformat() == "2027-01-09"
     with translation.override("fr"):
         html = SeasonForm(initial={"starts_on": season.starts_on}, clubs=[club]).as_p()
     assert 'value="2027-01-09"' in html

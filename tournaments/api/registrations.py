@@ -126,6 +126,7 @@ class RegistrationActionView(EventView):
     """approve, refuse (a reason), promote, move (a place on the waiting list)."""
 
     @extend_schema(
+        operation_id="events_registrations_act",
         request=PlaceSerializer,
         responses={200: StateSerializer, **ERRORS},
         description="`approve`, `refuse` (with an optional `reason`), `promote` (whatever the "
