@@ -10,6 +10,7 @@ from kaiser_club.sentences import N_
 from .permissions import GameAction, may_on_game
 from .places import places_of
 from .results import game_result, game_results
+from .score_sheet import score_sheet
 from .selectors import game_history, game_with_hands_for, games_visible_to
 
 
@@ -29,6 +30,7 @@ def game_detail(request: HttpRequest, game_id: int) -> HttpResponse:
     game = game_with_hands_for(actor=actor, game_id=game_id)
     if game is None:
         raise Http404(N_("No such game, or not one of your clubs'."))
+    hands = game.hands.all()
     history = (
         list(game_history(game_id=game.id))
         if may_on_game(actor=actor, action=GameAction.MANAGE, game=game)
@@ -40,7 +42,8 @@ def game_detail(request: HttpRequest, game_id: int) -> HttpResponse:
         {
             "game": game,
             "result": game_result(game),
-            "hands": game.hands.all(),
+            "hands": hands,
+            "sheet": score_sheet(game, hands),
             "history": history,
         },
     )

@@ -29,6 +29,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 
 from kaiser_club.http_cache import personal, shareable
+from scoring.score_sheet import score_sheet
 
 from ..choices import Tiebreak
 from ..models import Event
@@ -36,7 +37,6 @@ from ..naming import first_stage_title, remember_rounds
 from ..pairing.pools import pool_name
 from ..standings import event_tables, event_versions, season_table, season_version
 from ..standings.versions import Versions
-from ..table.present import hand_row
 from . import selectors
 from .bracket import draw
 from .present import GameLine, game_line, now_playing, placing_label, player_name
@@ -336,7 +336,7 @@ def game_sheet(request: HttpRequest, event_id: int, pairing_id: int) -> HttpResp
         if pairing is None:
             raise Http404(_("This event has no such game."))
         game = pairing.game
-        hands = [hand_row(h) for h in getattr(game, "sheet", [])] if game is not None else []
+        sheet = score_sheet(game, getattr(game, "sheet", [])) if game is not None else None
         seats = []
         if game is not None:
             seats = [
@@ -345,7 +345,7 @@ def game_sheet(request: HttpRequest, event_id: int, pairing_id: int) -> HttpResp
                 (_("South"), player_name(game.south)),
                 (_("West"), player_name(game.west)),
             ]
-        return {"line": game_line(pairing), "game": game, "hands": hands, "seats": seats}
+        return {"line": game_line(pairing), "game": game, "sheet": sheet, "seats": seats}
 
     return live_page(request, event, "public/_game.html", build)
 

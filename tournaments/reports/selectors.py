@@ -20,6 +20,7 @@ from scoring.choices import TeamChoice
 from scoring.models import Game, Hand
 from scoring.rows_and_rules import game_rules
 from scoring.rules import KaiserBid, NoTrump, RuleSet, StealTheFive
+from scoring.score_sheet import score_sheet
 
 from ..choices import ResultKind, SlotSide, Tiebreak
 from ..game_result import pairing_result
@@ -41,7 +42,6 @@ PAIRING_PEOPLE = [
     "game__west",
 ]
 
-SUITS = {"clubs": "♣", "diamonds": "♦", "hearts": "♥", "spades": "♠"}
 SEATS = ("N", "E", "S", "W")
 
 
@@ -350,39 +350,6 @@ def _team_of_seat(seat: int) -> str:
     return _("N–S") if seat % 2 == 0 else _("E–W")
 
 
-def hand_line(hand: Hand) -> dict[str, Any]:
-    """One line of the filled score sheet."""
-    if hand.kind == "misdeal":
-        contract = _("Misdeal")
-        bidder = ""
-    else:
-        bidder = SEATS[hand.bidder] if hand.bidder is not None else ""
-        if hand.contract == "trump":
-            contract = f"{hand.bid} {SUITS.get(hand.trump, '')}".strip()
-        elif hand.contract == "no_trump":
-            contract = f"{hand.bid} {_('NT')}"
-        elif hand.contract == "low_no_trump":
-            contract = f"{hand.bid} {_('low NT')}"
-        else:
-            contract = f"{hand.bid} {_('Kaiser')}"
-        if hand.forced:
-            contract += f" ({_('forced')})"
-    return {
-        "number": hand.number,
-        "dealer": SEATS[hand.dealer],
-        "bidder": bidder,
-        "contract": contract,
-        "tricks": hand.bidding_team_tricks if hand.kind != "misdeal" else "",
-        "five": (hand.five_hearts or "").upper().replace("NS", "N–S").replace("EW", "E–W"),
-        "three": (hand.three_spades or "").upper().replace("NS", "N–S").replace("EW", "E–W"),
-        "ns_change": hand.ns_change,
-        "ew_change": hand.ew_change,
-        "ns_score": hand.ns_score,
-        "ew_score": hand.ew_score,
-        "after_time": hand.after_time,
-    }
-
-
 def score_sheet_data(*, event: Event, game_id: int) -> dict[str, Any]:
     pairing = _pairing_of_game(event, game_id)
     game = pairing.game
@@ -399,8 +366,7 @@ def score_sheet_data(*, event: Event, game_id: int) -> dict[str, Any]:
         "away": away,
         "seats": _seats(game),
         "first_dealer": SEATS[game.first_dealer],
-        "hands": [hand_line(h) for h in hands],
-        "late_hands": any(h.after_time for h in hands),
+        "sheet": score_sheet(game, hands, paper=True),
         "rules": rules_summary(rules),
         "result": result,
         "said": result.sentence(home, away) if result is not None else "",

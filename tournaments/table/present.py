@@ -23,27 +23,21 @@ from scoring.rules import (
     Side,
 )
 from scoring.rules.scoring import stole_the_five
+from scoring.score_sheet import (
+    SUIT_SIGNS,
+    ScoreSheet,
+    score_sheet,
+    seat_letter,
+    seat_name,
+)
 
 from .selectors import TableNow
 
-SUIT_SIGNS = {"clubs": "♣", "diamonds": "♦", "hearts": "♥", "spades": "♠"}
 SEAT_KEYS = ["north", "east", "south", "west"]
-
-
-def seat_name(seat: int) -> str:
-    return [_("North"), _("East"), _("South"), _("West")][seat]
-
-
-def seat_letter(seat: int) -> str:
-    return [_("N"), _("E"), _("S"), _("W")][seat]
 
 
 def team_name(team: str) -> str:
     return _("North–South") if team == Side.NS.value else _("East–West")
-
-
-def team_short(team: str) -> str:
-    return _("N–S") if team == Side.NS.value else _("E–W")
 
 
 def suit_names() -> dict[str, str]:
@@ -55,37 +49,12 @@ def suit_names() -> dict[str, str]:
     }
 
 
-def contract_label(bid: int | None, contract: str, trump: str) -> str:
-    if contract == "kaiser":
-        return _("Kaiser")
-    if contract == "no_trump":
-        return _("%(bid)s no trump") % {"bid": bid}
-    if contract == "low_no_trump":
-        return _("%(bid)s low no trump") % {"bid": bid}
-    return f"{bid} {SUIT_SIGNS.get(trump, '')}"
-
-
-def hand_row(hand: Hand) -> dict[str, Any]:
-    """One line of the score sheet."""
-    misdeal = hand.kind == "misdeal"
-    return {
-        "number": hand.number,
-        "dealer": seat_letter(hand.dealer),
-        "misdeal": misdeal,
-        "bidder": seat_name(hand.bidder) if hand.bidder is not None else "",
-        "contract": "" if misdeal else contract_label(hand.bid, hand.contract, hand.trump),
-        "forced": hand.forced,
-        "tricks": hand.bidding_team_tricks,
-        "five": team_short(hand.five_hearts) if hand.five_hearts else "",
-        "three": team_short(hand.three_spades) if hand.three_spades else "",
-        "made": hand.made,
-        "ns_change": hand.ns_change,
-        "ew_change": hand.ew_change,
-        "ns_score": hand.ns_score,
-        "ew_score": hand.ew_score,
-        "after_time": hand.after_time,
-        "pending": hand.status == "pending",
-    }
+def board_sheet(now: TableNow) -> ScoreSheet | None:
+    """The table's score sheet: its game's confirmed hands, then the hand waiting for
+    confirmation, which only the table sees before it counts."""
+    if now.game is None:
+        return None
+    return score_sheet(now.game, now.hands, pending=now.pending)
 
 
 def entry_json(hand: Hand) -> dict[str, Any]:

@@ -27,6 +27,7 @@ from scoring.errors import ClientIdReused, StaleGame
 from scoring.gates import Step, rule_for
 from scoring.results import game_result
 from scoring.rows_and_rules import game_rules
+from scoring.score_sheet import sheet_row
 from scoring.services import play, verification
 from tournaments.choices import EventKind, EventStatus
 from tournaments.game_gate import events_written_by, writers_text
@@ -46,9 +47,9 @@ from .access import (
 )
 from .acknowledgement import game_acknowledge_by
 from .present import (
+    board_sheet,
     entry_json,
     form_choices,
-    hand_row,
     page_state,
     preview_context,
     seats,
@@ -255,7 +256,7 @@ def _board_context(request: HttpRequest, now: TableNow) -> dict[str, Any]:
             "game": game,
             "rules": rules,
             "seats": seats(game),
-            "rows": [hand_row(h) for h in now.hands],
+            "sheet": board_sheet(now),
             "choices": form_choices(rules),
             "ns_name": team_name("ns"),
             "ew_name": team_name("ew"),
@@ -268,7 +269,7 @@ def _board_context(request: HttpRequest, now: TableNow) -> dict[str, Any]:
     )
     if now.pending is not None:
         pending = now.pending
-        context["pending_row"] = hand_row(pending)
+        context["pending_row"] = sheet_row(pending)
         context["pending_entry"] = entry_json(pending)
         entered = pending.entered_by_seat
         context["pending_entered"] = entered

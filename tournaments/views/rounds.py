@@ -30,6 +30,7 @@ from scoring.choices import GameStatus
 from scoring.forms import HandCorrectionForm, PaperHandForm
 from scoring.models import Hand
 from scoring.rows_and_rules import game_rules
+from scoring.score_sheet import score_sheet
 from scoring.services import verification
 
 from .. import services
@@ -49,7 +50,7 @@ from ..permissions import EventAction, may_on_event
 from ..round_state import round_state
 from ..selectors import pairing_in, pairings_of, round_in, rounds_of, still_playing
 from ..services import actions, corrections
-from ..table.present import hand_row, preview_context
+from ..table.present import preview_context
 from .common import act, back, event_page
 
 # --- a round ----------------------------------------------------------------------------------
@@ -242,11 +243,12 @@ def _pairing_page(
     request: HttpRequest, event: Event, pairing: Pairing, *, status: int = 200, **bound: Any
 ) -> HttpResponse:
     """The game's page; ``bound`` holds a form shown again with its errors."""
+    manage = may_on_event(user=request.user, action=EventAction.MANAGE, event=event)
     context = {
         "event": event,
         "pairing": pairing,
         "names": _names(pairing),
-        "manage": may_on_event(user=request.user, action=EventAction.MANAGE, event=event),
+        "manage": manage,
         "forfeit_form": ForfeitForm(names=_names(pairing)),
         "adjust_form": AdjustForm(
             names=_names(pairing),
@@ -261,7 +263,7 @@ def _pairing_page(
         "undone": services.rollback_preview(pairing=pairing)
         if pairing.match_number and "rollback" in request.GET
         else None,
-        **_correction_context(request, pairing),
+        **_correction_context(request, pairing, manage=manage),
         **_paper_context(pairing),
         **bound,
     }
@@ -279,13 +281,17 @@ PairingAction = Callable[[HttpRequest, Event, Pairing], HttpResponse]
 # --- correcting one hand: the API's parsing, the API's service -----------------------------------
 
 
-def _correction_context(request: HttpRequest, pairing: Pairing) -> dict[str, Any]:
-    """The game's hands, each with a link to correct it; the form of the hand ``?hand=n``."""
+def _correction_context(request: HttpRequest, pairing: Pairing, *, manage: bool) -> dict[str, Any]:
+    """The game's sheet, each hand with a link to correct it for an organiser; the form of the
+    hand ``?hand=n``."""
     game = pairing.game
     if game is None:
         return {"hands": []}
     hands = list(Hand.objects.filter(game_id=game.id).order_by("number"))
-    context: dict[str, Any] = {"hands": hands, "hand_rows": [hand_row(h) for h in hands]}
+    context: dict[str, Any] = {
+        "hands": hands,
+        "sheet": score_sheet(game, hands, corrections=manage),
+    }
     wanted = request.GET.get("hand", "")
     chosen = next((h for h in hands if str(h.number) == wanted), None)
     if chosen is not None:
