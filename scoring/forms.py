@@ -163,7 +163,13 @@ class PaperHandForm(HandForm):
     """The next hand of a game its table cannot enter, from the paper sheet
     (``hand_record_by``): the id it was entered with makes sending it twice harmless."""
 
-    client_id = forms.UUIDField(widget=forms.HiddenInput, max_length=36)
+    client_id = forms.CharField(widget=forms.HiddenInput, max_length=36)
+
+    def clean_client_id(self) -> uuid.UUID:
+        try:
+            return uuid.UUID(self.cleaned_data["client_id"])
+        except ValueError:
+            raise forms.ValidationError(_("Enter a valid UUID.")) from None
 
     @classmethod
     def next_of(cls, game: Game, *, rules: RuleSet | None = None) -> PaperHandForm:
