@@ -70,12 +70,12 @@ class ScoreSheet:
     rows: tuple[SheetRow, ...]
     good_card: str  # the columns' headings, the rules' names of the two cards
     bad_card: str
-    corrections: bool = False  # a link to correct each hand (the organiser's page)
+    corrections: bool = False  # each hand's number links to its correction (the organiser's)
     paper: bool = False  # each side's change and total in columns of their own (the PDF)
 
     @property
     def columns(self) -> int:
-        return 8 + (2 if self.paper else 0) + (1 if self.corrections else 0)
+        return 10 if self.paper else 8
 
     @property
     def late_hands(self) -> bool:

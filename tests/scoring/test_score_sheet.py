@@ -102,6 +102,6 @@ def test_the_table_sees_its_waiting_hand_last_and_an_organiser_gets_links_the_pa
     assert waiting.status == "pending"
     sheet = score_sheet(game, hands_of(game.id), pending=waiting)
     assert [(r.number, r.pending) for r in sheet.rows] == [(1, False), (2, True)]
-    assert score_sheet(game, hands_of(game.id), corrections=True).columns == 9
+    assert score_sheet(game, hands_of(game.id), corrections=True).columns == 8
     paper = score_sheet(game, hands_of(game.id), paper=True)
     assert paper.columns == 10 and not paper.late_hands

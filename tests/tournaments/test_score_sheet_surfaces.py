@@ -76,9 +76,9 @@ def test_the_four_pages_render_the_same_rows_from_the_partial(played_table: Setu
     assert rows_of(table).startswith(rows_of(public))
     assert 'class="pending"' in rows_of(table) and "waiting for confirmation" in rows_of(table)
     assert '<tbody id="sheet-body">' in sheet_of(table)
-    # The organiser's: a link to correct each confirmed hand, in a box that scrolls.
+    # The organiser's: each confirmed hand's number links to its correction.
+    assert '<a href="?hand=2#correct" aria-label="Correct hand 2">2</a>' in rows_of(organisers)
     assert rows_of(organisers).count("?hand=") == 2
-    assert '<div class="scroll-x"><table class="grid sheet score-sheet"' in organisers
     assert "?hand=" not in rows_of(club_page)
 
 
