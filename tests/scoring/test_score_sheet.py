@@ -5,6 +5,7 @@ confirmation, in the reader's language."""
 from __future__ import annotations
 
 import pytest
+from django.template.loader import render_to_string
 from django.utils import translation
 
 from scoring.models import Hand
@@ -105,3 +106,18 @@ def test_the_table_sees_its_waiting_hand_last_and_an_organiser_gets_links_the_pa
     assert score_sheet(game, hands_of(game.id), corrections=True).columns == 8
     paper = score_sheet(game, hands_of(game.id), paper=True)
     assert paper.columns == 10 and not paper.late_hands
+
+
+def test_a_hand_played_after_time_is_marked_with_the_footnote_that_says_so() -> None:
+    game = start_game()
+    record(game, played(N, 7, 5, NS, EW))
+    record(game, played(E, 7, 5, EW, NS))
+    Hand.objects.filter(game=game, number=2).update(after_time=True)
+    sheet = score_sheet(game, hands_of(game.id))
+    assert sheet.late_hands and [r.after_time for r in sheet.rows] == [False, True]
+    html = render_to_string("scoring/_score_sheet.html", {"sheet": sheet})
+    assert '<tr data-number="2" class="after-time">' in html and "<td>2*</td>" in html
+    assert "* played after time was called." in html
+    assert "* played" not in render_to_string(
+        "scoring/_score_sheet.html", {"sheet": score_sheet(game, hands_of(game.id)[:1])}
+    )
