@@ -51,6 +51,7 @@ EVENT_SETTINGS = {
         "pool_count",
         "pool_advance",
         "knockout_size",
+        "capacity",
     )
 }
 
@@ -101,7 +102,6 @@ STORED: dict[str, dict[str, Field[Any, Any]]] = {
     },
     "tournaments.api.serializers.SeasonSerializer": {"name": column(Season, "name")},
     "tournaments.api.serializers.EventSettingsSerializer": EVENT_SETTINGS,
-    "tournaments.api.serializers.EventCreateSerializer": {"preset": column(Event, "preset")},
     "tournaments.api.serializers.EntryCreateSerializer": {
         "name": column(Entry, "name"),
         "seed": column(Entry, "seed"),
@@ -172,6 +172,11 @@ STORED: dict[str, dict[str, Field[Any, Any]]] = {
         "reason": column(Substitution, "reason"),
         "replaced": column(Player, "id"),
     },
+    "tournaments.api.rounds.ForfeitUndoSerializer": {"reason": column(GameChange, "reason")},
+    "tournaments.api.serializers.EventCreateSerializer": {
+        "preset": column(Event, "preset"),
+        "capacity": column(Event, "capacity"),
+    },
     "kaiser_club.members.forms.MemberAddForm": {
         "name": column(Player, "name"),
         "email": column(Player, "email"),
@@ -190,6 +195,20 @@ BIG_TEXT = {
 
 # Text and number fields of inputs that are not stored as given, and what bounds them instead.
 NOT_STORED = {
+    # A sign-up is read a little longer than its columns so that the registrations service,
+    # not a form, says which name or address is too long, in a sentence naming it.
+    "tournaments.api.registrations.PersonSerializer.name": "registrations service: NAME_MAX",
+    "tournaments.api.registrations.PersonSerializer.email": "registrations service: EMAIL_MAX",
+    "tournaments.api.registrations.SignUpSerializer.name": "registrations service: name limit",
+    "tournaments.public.registration_views.SignUpForm.player_1_name": "registrations service",
+    "tournaments.public.registration_views.SignUpForm.player_1_email": "registrations service",
+    "tournaments.public.registration_views.SignUpForm.player_2_name": "registrations service",
+    "tournaments.public.registration_views.SignUpForm.player_2_email": "registrations service",
+    "tournaments.public.registration_views.SignUpForm.name": "registrations service",
+    "tournaments.public.registration_views.SignUpForm.website": "a trap for robots, never kept",
+    "tournaments.public.registration_views.SignUpForm.stamp": "signed time, checked, never kept",
+    "tournaments.api.registrations.ReasonSerializer.reason": "clean_within(300) in the service",
+    "tournaments.api.registrations.PlaceSerializer.place": "a place in the list, clamped to it",
     "kaiser_club.members.forms.InvitationSignUpForm.username": "Django's User form, its model's",
 }
 
@@ -221,6 +240,9 @@ OUTPUTS = {
     "tournaments.api.serializers.RoundDetailSerializer",
     "tournaments.api.serializers.TableSerializer",
     "tournaments.api.serializers.StandingSerializer",
+    "tournaments.api.registrations.StateSerializer",
+    "tournaments.api.registrations.RegistrantSerializer",
+    "tournaments.api.registrations.RegistrationSerializer",
 }
 
 

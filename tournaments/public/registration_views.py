@@ -49,8 +49,10 @@ class SignUpForm(forms.Form):
         label=gettext_lazy("Partnership name (optional)"), max_length=400, required=False
     )
     # Left empty by people (it is hidden), filled in by robots.
-    website = forms.CharField(required=False, label=gettext_lazy("Leave this empty"))
-    stamp = forms.CharField(widget=forms.HiddenInput)
+    website = forms.CharField(
+        required=False, max_length=200, label=gettext_lazy("Leave this empty")
+    )
+    stamp = forms.CharField(widget=forms.HiddenInput, max_length=200)
 
     def __init__(self, *args: Any, individual: bool = False, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
