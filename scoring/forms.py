@@ -169,7 +169,9 @@ class PaperHandForm(HandForm):
         try:
             return uuid.UUID(self.cleaned_data["client_id"])
         except ValueError:
-            raise forms.ValidationError(_("Enter a valid UUID.")) from None
+            raise forms.ValidationError(
+                _("This form could not be read: reload the page and enter the hand again.")
+            ) from None
 
     @classmethod
     def next_of(cls, game: Game, *, rules: RuleSet | None = None) -> PaperHandForm:
