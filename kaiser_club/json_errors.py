@@ -44,6 +44,8 @@ def json_methods(
                 return response
             return view(request, *args, **kwargs)
 
+        # Read by the guards of tests/test_cross_club.py; functools.wraps carries it outward.
+        checked.allowed_methods = frozenset(m.lower() for m in methods)  # type: ignore[attr-defined]
         return checked
 
     return decorate

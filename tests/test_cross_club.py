@@ -1212,7 +1212,7 @@ def write_methods(callback: Any) -> set[str]:
     cls = getattr(callback, "cls", None) or getattr(callback, "view_class", None)
     if cls is not None:  # a DRF APIView, or a Django class-based view
         return {m for m in WRITES if hasattr(cls, m)}
-    listed = _method_list(callback)
+    listed = getattr(callback, "allowed_methods", None) or _method_list(callback)
     if listed is not None:
         return listed & set(WRITES)
     # No method decorator: every method reaches the view; it writes if it reads a POST.
