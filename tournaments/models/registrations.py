@@ -85,8 +85,9 @@ class Registrant(models.Model):
     """One player of a registration: who they are, their private link, and whether they want
     word by e-mail."""
 
+    # registrant_position_once leads with it: no index of its own.
     registration = models.ForeignKey(
-        Registration, on_delete=models.CASCADE, related_name="registrants"
+        Registration, on_delete=models.CASCADE, related_name="registrants", db_index=False
     )
     position = models.PositiveSmallIntegerField()
     name = models.CharField(max_length=120)
@@ -114,8 +115,9 @@ class Registrant(models.Model):
 class PushSubscription(models.Model):
     """A browser's Web Push subscription, given on the registrant's own page."""
 
+    # pushsubscription_endpoint_once leads with it: no index of its own.
     registrant = models.ForeignKey(
-        Registrant, on_delete=models.CASCADE, related_name="push_subscriptions"
+        Registrant, on_delete=models.CASCADE, related_name="push_subscriptions", db_index=False
     )
     endpoint = models.URLField(max_length=500)
     p256dh = models.CharField(max_length=200)
