@@ -17,7 +17,11 @@ from kaiser_club.models import Player
 from kaiser_club.roles import Role
 from tests.factories import member
 from tests.tournaments.helpers import generate, make_event, new_club, win_for, win_game
+from kaiser_club.actors import Actor
 from tournaments import services
+from tournaments.choices import RegistrationMode
+from tournaments.registration_selectors import own_page_path
+from tournaments.services import registrations
 from tournaments.models import Entry, Event, GenerationJob, Pairing, Round, Season, Table
 
 TEAMS = ["Team 1", "Team 2", "Team 3", "Team 4"]
@@ -37,6 +41,7 @@ class World:
     table: Table
     player_id: int  # a player of the event whose page is public
     night_player_id: int  # the same on the club night (a progressive night's own standings)
+    own_page: str  # the private page of a pair on the event's waiting list
 
     def organiser_pages(self) -> list[str]:
         e, p = self.event.id, self.won.id
@@ -98,8 +103,9 @@ class World:
             f"/e/{night}/",
             f"/e/{night}/standings/",
             f"/e/seasons/{self.season.id}/",
+            self.own_page,
         ]
-        signs_up = f"/e/{e}/register/"  # its sign-up page (closed here: answered, not an error)
+        signs_up = f"/e/{e}/register/"  # its sign-up page (under way: it says so, no form)
         return [
             "/e/",
             f"/e/{e}/standings.csv",
@@ -107,6 +113,10 @@ class World:
             *pages,
             *(f"{page}?part=1" for page in pages),
         ]
+
+    def public_redirects(self) -> list[tuple[str, int]]:
+        """A signed-in player's way to their own page: a stranger is sent to sign in."""
+        return [(f"/e/{self.event.id}/me/", 302)]
 
     def table_pages(self) -> list[tuple[str, int]]:
         """A table's QR link (a redirect to its page, which the client then follows with the
@@ -119,6 +129,17 @@ def build() -> World:
     organiser = member(club, Role.ORGANISER)
     season = services.season_create_unchecked(club=club, name="Season")
     event = make_event(teams=4, format="swiss", club=club, verification=False)
+    Event.objects.filter(id=event.id).update(registration=RegistrationMode.OPEN, capacity=4)
+    event.refresh_from_db()
+    waiting = registrations.registration_submit(
+        actor=Actor.of(None),
+        event_id=event.id,
+        people=[
+            registrations.Person("Wai Ting", "wai@example.org"),
+            registrations.Person("Lee Stening", "lee@example.org"),
+        ],
+        base_url="http://testserver",
+    )
     generate(event)
     services.round_start_unchecked(round_=Round.objects.get(event=event, number=1))
     first = list(Pairing.objects.filter(event=event, game__isnull=False).order_by("id"))
@@ -147,6 +168,7 @@ def build() -> World:
         table=table,
         player_id=player.id,
         night_player_id=night_entry.player.id,
+        own_page=own_page_path(waiting.registrants.get(position=1)),
     )
 
 
@@ -189,6 +211,8 @@ def sweep(client: Any, public: Any, world: World) -> Swept:
         get(client, url)
     for url in world.public_pages():
         get(public, url)
+    for url, expected in world.public_redirects():
+        get(public, url, expected)
     tablet = Client(raise_request_exception=False)
     for url, expected in world.table_pages():
         get(tablet, url, expected)
