@@ -13,16 +13,16 @@ from typing import Any
 
 from django.test import Client
 
+from kaiser_club.actors import Actor
 from kaiser_club.models import Player
 from kaiser_club.roles import Role
 from tests.factories import member
 from tests.tournaments.helpers import generate, make_event, new_club, win_for, win_game
-from kaiser_club.actors import Actor
 from tournaments import services
 from tournaments.choices import RegistrationMode
+from tournaments.models import Entry, Event, GenerationJob, Pairing, Round, Season, Table
 from tournaments.registration_selectors import own_page_path
 from tournaments.services import registrations
-from tournaments.models import Entry, Event, GenerationJob, Pairing, Round, Season, Table
 
 TEAMS = ["Team 1", "Team 2", "Team 3", "Team 4"]
 
