@@ -116,8 +116,11 @@ def pairings_of(*, round_: Round) -> QuerySet[Pairing]:
 
 
 def still_playing(*, round_: Round) -> QuerySet[Pairing]:
-    """The round's games without a result yet, table by table."""
-    return pairings_of(round_=round_).filter(result=ResultKind.PENDING, cancelled=False)
+    """The round's games without a result yet, table by table: pairings with a game (a
+    pending pairing without one, a match still waiting for its teams, is not being played)."""
+    return pairings_of(round_=round_).filter(
+        result=ResultKind.PENDING, cancelled=False, game__isnull=False
+    )
 
 
 def bracket_of(*, event: Event) -> QuerySet[Pairing]:

@@ -198,3 +198,21 @@ def test_the_round_lists_the_tables_still_playing():
     round_.refresh_from_db()
     assert round_.status == "finished"
     assert Entry.objects.filter(event=event).count() == 6
+
+
+def test_a_match_waiting_for_its_teams_is_not_still_playing(client):
+    """A bracket's later round holds pairings without teams or a game yet: the round's
+    'still playing' part lists none of them and answers (it once compared an empty score)."""
+    from kaiser_club.roles import Role
+    from tests.factories import member
+    from tournaments.selectors import still_playing
+
+    event = make_event(teams=8, format="single_elimination")
+    generate(event)
+    later = Round.objects.get(event=event, number=2)
+    assert Pairing.objects.filter(round=later, game__isnull=True, result="pending").exists()
+    assert list(still_playing(round_=later)) == []
+    client.force_login(member(event.club, Role.ORGANISER))
+    answer = client.get(f"/events/{event.id}/rounds/2/playing/")
+    assert answer.status_code == 200
+    assert answer.context["playing"].count() == 0
