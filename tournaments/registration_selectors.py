@@ -16,7 +16,7 @@ from kaiser_club.sentences import listed
 from .choices import EntryStatus, ResultKind
 from .models import Event, Pairing, Registrant, Registration, RegistrationStatus, Round
 from .public import selectors as public
-from .public.present import GameLine, game_line, placing_label
+from .public.wording import GameLine, game_line, placing_label
 from .standings import event_tables
 
 SEAT_FIELDS = ("north", "east", "south", "west")

@@ -17,7 +17,7 @@ from django.utils.translation import gettext as _
 
 from ..models import Pairing
 from ..naming import game_name
-from .present import GameLine, game_line
+from .wording import GameLine, game_line
 
 BOX_W = 210
 BOX_H = 52

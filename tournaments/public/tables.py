@@ -17,7 +17,7 @@ from kaiser_club.spreadsheet import CsvWriter
 
 from ..standings.rows import StandingsRow
 from . import marks
-from .present import NowPlaying, placing_label
+from .wording import NowPlaying, placing_label
 
 NUM = {"th": {"class": "num"}, "td": {"class": "num"}}
 ANY_ID = 987654321  # reversed once, then replaced by each row's id

@@ -39,9 +39,9 @@ from ..standings import event_tables, event_versions, season_table, season_versi
 from ..standings.versions import Versions
 from . import selectors
 from .bracket import draw
-from .present import GameLine, game_line, now_playing, placing_label, player_name
 from .stored_pages import mark_storable, page_marks
 from .tables import PlacingsTable, StandingsTable, csv_response
+from .wording import GameLine, game_line, now_playing, placing_label, player_name
 
 POLL_SECONDS = 3
 # Rendered parts are kept under their ETag (which names the event's version): a part is

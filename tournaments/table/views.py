@@ -46,7 +46,7 @@ from .access import (
     writer_label,
 )
 from .acknowledgement import game_acknowledge_by
-from .present import (
+from .board_state import (
     board_sheet,
     entry_json,
     form_choices,

@@ -19,7 +19,7 @@ from django.utils.translation import gettext as _
 from scoring.results import score_dash, score_shown
 
 from ..naming import round_name
-from ..public.present import GameLine, PlayerName, Side
+from ..public.wording import GameLine, PlayerName, Side
 
 register = template.Library()
 

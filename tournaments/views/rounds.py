@@ -50,7 +50,7 @@ from ..permissions import EventAction, may_on_event
 from ..round_state import round_state
 from ..selectors import pairing_in, pairings_of, round_in, rounds_of, still_playing
 from ..services import actions, corrections
-from ..table.present import preview_context
+from ..table.board_state import preview_context
 from .common import act, back, event_page
 
 # --- a round ----------------------------------------------------------------------------------

@@ -10,7 +10,7 @@ from django.core.cache import cache
 from django.utils import translation
 
 from tournaments.models import Pairing
-from tournaments.public.present import placing_label
+from tournaments.public.wording import placing_label
 
 from ..helpers import generate, make_event, win_for
 from .world import hall, live_game, results
