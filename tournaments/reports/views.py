@@ -25,8 +25,8 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from kaiser_club.actors import Actor
-from kaiser_club.error_answers import show_error
-from kaiser_club.errors import KaiserError, NotAllowed, NotFound
+from kaiser_club.errors import NotAllowed, NotFound
+from kaiser_club.page_errors import refusal_shown
 from kaiser_club.request_limits import whole_number_text
 from scoring.models import Game
 
@@ -121,39 +121,44 @@ def _pick(request: HttpRequest, model: type[Round] | type[Table], event: Event, 
 
 
 def _ask(request: HttpRequest, event: Event) -> None:
-    try:
-        round_ = _pick(request, Round, event, "round")
-        table = _pick(request, Table, event, "table")
-        game = None
-        raw_game = request.POST.get("game", "").strip()
-        if raw_game:
-            # Among the event's own games only: a game of another event (another club's) is
-            # answered as a game that does not exist, without its id or its event's name.
-            number = whole_number_text(raw_game)
-            found = Game.objects.filter(pairing__event=event, id=number) if number else None
-            game = found.first() if found is not None else None
-            if game is None:
-                raise NotFound(_("That game is not part of this event."))
-        kind = request.POST.get("kind", "")
-        if kind == ReportKind.BLANK_SHEETS and game is not None:
-            round_ = None  # one sheet for the game chosen, not the whole round
-        job = services.report_request_by(
-            actor=Actor.of(request.user),
-            event=event,
-            kind=kind,
-            round_=round_ if kind in (ReportKind.ROUND_TABLES, ReportKind.BLANK_SHEETS) else None,
-            game=game if kind in (ReportKind.SCORE_SHEET, ReportKind.BLANK_SHEETS) else None,
-            table=table if kind == ReportKind.TABLE_CARDS else None,
-            base_url=request.build_absolute_uri("/"),
-            language=translation.get_language() or "",
-        )
-    except KaiserError as exc:
-        show_error(request, exc)
+    with refusal_shown(request) as refused:
+        job = _requested(request, event)
+    if refused:
         return
     messages.success(
         request,
         _("%(what)s: asked for; it appears below when ready.") % {"what": job.get_kind_display()},
     )
+
+
+def _requested(request: HttpRequest, event: Event) -> ReportJob:
+    """The report the form asks for, asked of the reports service."""
+    round_ = _pick(request, Round, event, "round")
+    table = _pick(request, Table, event, "table")
+    game = None
+    raw_game = request.POST.get("game", "").strip()
+    if raw_game:
+        # Among the event's own games only: a game of another event (another club's) is
+        # answered as a game that does not exist, without its id or its event's name.
+        number = whole_number_text(raw_game)
+        found = Game.objects.filter(pairing__event=event, id=number) if number else None
+        game = found.first() if found is not None else None
+        if game is None:
+            raise NotFound(_("That game is not part of this event."))
+    kind = request.POST.get("kind", "")
+    if kind == ReportKind.BLANK_SHEETS and game is not None:
+        round_ = None  # one sheet for the game chosen, not the whole round
+    job = services.report_request_by(
+        actor=Actor.of(request.user),
+        event=event,
+        kind=kind,
+        round_=round_ if kind in (ReportKind.ROUND_TABLES, ReportKind.BLANK_SHEETS) else None,
+        game=game if kind in (ReportKind.SCORE_SHEET, ReportKind.BLANK_SHEETS) else None,
+        table=table if kind == ReportKind.TABLE_CARDS else None,
+        base_url=request.build_absolute_uri("/"),
+        language=translation.get_language() or "",
+    )
+    return job
 
 
 @never_cache
@@ -169,11 +174,10 @@ def jobs_partial(request: HttpRequest, event: Event) -> HttpResponse:
 def rerun(request: HttpRequest, event: Event, job_id: int) -> HttpResponse:
     try:
         job = selectors.job_of(event=event, job_id=job_id)
-        services.report_rerun_by(actor=Actor.of(request.user), job=job)
     except NotFound as exc:
         raise Http404(exc.message) from None
-    except KaiserError as exc:
-        show_error(request, exc)
+    with refusal_shown(request):
+        services.report_rerun_by(actor=Actor.of(request.user), job=job)
     if request.headers.get("HX-Request"):
         return render(request, "reports/_jobs.html", _jobs_context(event))
     return redirect("reports:page", event_id=event.id)

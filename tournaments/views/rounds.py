@@ -19,8 +19,6 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from kaiser_club.actors import Actor
-from kaiser_club.error_answers import show_error
-from kaiser_club.errors import KaiserError
 from kaiser_club.page_errors import refusal_shown
 from kaiser_club.people import ChooseRecord
 from kaiser_club.sentences import N_
@@ -317,7 +315,7 @@ def _correct_hand(request: HttpRequest, event: Event, pairing: Pairing) -> HttpR
         if not form.is_valid():
             return page(400)
         data = form.cleaned_data
-        try:
+        with refusal_shown(request, form=form) as refused:
             preview = corrections.hand_correct_preview(
                 actor=actor,
                 pairing=pairing,
@@ -327,9 +325,8 @@ def _correct_hand(request: HttpRequest, event: Event, pairing: Pairing) -> HttpR
                 expected_version=data.get("version"),
                 roll_back=bool(data.get("rollback")),
             )
-        except KaiserError as exc:
-            show_error(request, exc, form=form)
-            return page(exc.status)
+        if refused:
+            return page(refused.status)
         return page(200, correction=preview)
     return act(
         request,
