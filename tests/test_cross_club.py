@@ -31,9 +31,11 @@ from __future__ import annotations
 import copy
 import inspect
 import json
+import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
+from unittest import mock
 
 import pytest
 from django.contrib.messages import get_messages
@@ -162,6 +164,50 @@ def _new_event(ids: Ids, **extra: Any) -> dict[str, Any]:
     return {"name": "Spring Open", "date": "2027-04-03", "rounds": 3, **extra}
 
 
+def _sign_up(ids: Ids) -> dict[str, Any]:
+    return {
+        "players": [
+            {"name": "Cy Newcomer", "email": "cy.newcomer@example.org"},
+            {"name": "Di Newcomer", "email": "di.newcomer@example.org"},
+        ]
+    }
+
+
+def _sign_up_form(ids: Ids) -> dict[str, Any]:
+    """The sign-up page's form, as a person sends it: its stamp older than the fastest a person
+    types (tournaments/registration_limits.py)."""
+    from tournaments.registration_limits import FASTEST_SECONDS, form_stamp
+
+    with mock.patch("time.time", return_value=time.time() - FASTEST_SECONDS - 5):
+        stamp = form_stamp()
+    return {
+        "player_1_name": "Cy Newcomer",
+        "player_1_email": "cy.newcomer@example.org",
+        "player_2_name": "Di Newcomer",
+        "player_2_email": "di.newcomer@example.org",
+        "stamp": stamp,
+    }
+
+
+def _push_subscription(ids: Ids) -> dict[str, Any]:
+    return {
+        "endpoint": "https://push.example.org/send/1",
+        "keys": {
+            "p256dh": "BNcRdreALRFXTkOOUHK1EtK2wtaz5Ry4YfYCA",
+            "auth": "tBHItJI5svbpez7KI4CCXg",
+        },
+    }
+
+
+# The organiser's word on a sign-up, its body, and the answer for club A's own pending one.
+_SIGN_UP_ACTIONS: list[tuple[str, Body | None, int | None]] = [
+    ("approve", None, 200),
+    ("refuse", lambda i: {"reason": "Full"}, 200),
+    ("promote", None, 200),
+    ("move", lambda i: {"place": 1}, None),  # A's sign-up is pending, not waiting
+]
+
+
 # --- The rows ----------------------------------------------------------------------------------
 
 NO_GAME = "There is no game {b_game} that you can see."
@@ -190,11 +236,15 @@ MOVED_ON = (
     "This table has moved on to another game since this was entered. Check the score sheet of "
     "the game it was for with the organiser."
 )
+NO_SIGN_UP = "There is no sign-up for event {b_event}."
+NO_SIGN_UP_PAGE = "There is no sign-up for this event."
+NO_LINK = "This link is not valid (any more): ask the organiser for a new one."
 G = "/api/games/"
 AE = "/api/events/{a_event}/"
 BE = "/api/events/{b_event}/"
 PE = "/events/{a_event}/"
 PB = "/events/{b_event}/"
+OWN_B = "/e/{a_event}/me/{b_secret}/"  # club B's registrant's private link, under A's event
 
 ROWS: list[Row] = [
     # --- The API: teams and games (scoring) ---
@@ -1006,6 +1056,114 @@ ROWS: list[Row] = [
         403,
         "That game was not played at this table.",
         _table_other("b_pairing_game"),
+    ),
+    # --- Sign-ups: the players' doors (no account needed) ---
+    # An event open for sign-ups takes anyone's, club A's organiser's too: that is what it is
+    # for. Club B's event took a pair's sign-up, then closed its sign-ups: it is answered as an
+    # event that does not exist, where club A's, open on approval, takes the pair.
+    Row(
+        "sign-up for club B's event (API)",
+        "api",
+        "post",
+        BE + "registrations/",
+        404,
+        NO_SIGN_UP,
+        _sign_up,
+        ok=201,
+    ),
+    Row(
+        "sign-up page: club B's event",
+        "page",
+        "post",
+        "/e/{b_event}/register/",
+        404,
+        NO_SIGN_UP_PAGE,
+        _sign_up_form,
+        ok=201,
+    ),
+    # A registrant's private link is the permission to its page; club B's registrant's secret
+    # under club A's event is a link that does not exist (the page, the withdrawal, the
+    # e-mails' stop and the browser's push subscription alike).
+    Row(
+        "own page: club B's registrant's link withdrawn under club A's event",
+        "page",
+        "post",
+        OWN_B + "withdraw/",
+        404,
+        NO_LINK,
+        ok=302,
+    ),
+    Row(
+        "own page: club B's registrant's e-mails stopped under club A's event",
+        "page",
+        "post",
+        OWN_B + "stop-emails/",
+        404,
+        NO_LINK,
+        ok=200,
+    ),
+    Row(
+        "own page: club B's registrant's push subscription under club A's event",
+        "table",  # the page's script sends the browser's subscription as JSON
+        "post",
+        OWN_B + "push/",
+        404,
+        body=_push_subscription,
+        ok=201,
+    ),
+    # --- Sign-ups: the organiser's API and page ---
+    *[
+        Row(
+            f"club B's sign-up through club A's event: {action}",
+            "api",
+            "post",
+            AE + f"registrations/{{b_registration}}/{action}/",
+            404,
+            "{a_event_name} has no sign-up {b_registration}.",
+            body,
+            ok=ok,
+        )
+        for action, body, ok in _SIGN_UP_ACTIONS
+    ],
+    Row(
+        "club B's sign-up approved in club B's event",
+        "api",
+        "post",
+        BE + "registrations/{b_registration}/approve/",
+        404,
+        NO_EVENT,
+        ok=200,
+    ),
+    *[
+        Row(
+            f"sign-ups page: club B's sign-up through club A's event: {action}",
+            "page",
+            "post",
+            PE + f"sign-ups/{{b_registration}}/{action}/",
+            404,
+            "This event has no such sign-up.",
+            body,
+            ok=302 if ok else None,
+        )
+        for action, body, ok in _SIGN_UP_ACTIONS
+    ],
+    Row(
+        "sign-ups page: club B's sign-up approved in club B's event",
+        "page",
+        "post",
+        PB + "sign-ups/{b_registration}/approve/",
+        404,
+        ok=302,
+    ),
+    Row(
+        "sign-ups page: club B's registrant's link renewed through club A's sign-up",
+        "page",
+        "post",
+        PE + "sign-ups/{a_registration}/renew-link/",
+        404,
+        "This sign-up has no such player.",
+        lambda i: {"registrant": i["b_registrant"]},
+        ok=302,
     ),
 ]
 

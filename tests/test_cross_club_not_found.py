@@ -39,10 +39,11 @@ from tests.test_cross_club import (
     send,
 )
 from tests.two_clubs import TwoClubs, two_clubs
-from tournaments.models import Table
+from tournaments.models import Registrant, Table
 
 Ids = dict[str, Any]
 NO_SUCH_SLUG = "no-such-club"
+NO_SUCH_SECRET = "NoSuchSecret" + "0" * 31  # a private link's secret no registrant has
 FIRST_MISSING_ID = 987_600_001  # far beyond any row of the test; fits an id's column
 
 
@@ -123,6 +124,15 @@ READS: list[Row] = [
     _read("/table/{b_table}/state", actor="tablet"),
     _read("/table/{b_table}/"),
     _read("/table/{b_table}/board"),
+    # Sign-ups: the organiser's list, the API's and the page; a player's own page (the
+    # signed-in player's "My page", and the private link's: club B's registrant's secret under
+    # club A's event, club A's under club B's).
+    _read(BE + "registrations/"),
+    _read(PB + "sign-ups/"),
+    _read("/e/{b_event}/me/", ok=302),  # A's organiser signed up for A's event
+    _read("/e/{a_event}/me/{b_secret}/", ok=200),
+    _read("/e/{b_event}/me/{a_secret}/", ok=None),  # A's link is A's event's only
+    _read("/e/{a_event}/me/{b_secret}/stop-emails/", ok=200),
 ]
 
 # Ids a body or a form names, beyond the rows of tests/test_cross_club.py.
@@ -212,6 +222,19 @@ BODIES: list[Row] = [
         body=lambda i: {"replaced": i["a_pairing_north"], "substitute": i["b_player"]},
     ),
     Row(
+        "a substitute's record chosen among the names asked back (page)",
+        "page",
+        "post",
+        PE + "games/{a_pairing}/substitute/",
+        400,
+        body=lambda i: {
+            "replaced": i["a_pairing_north"],
+            "substitute_name": "Zed",
+            "substitute_record": i["b_player"],
+        },
+        ok=302,  # club A's member is seated
+    ),
+    Row(
         "a team of the admin's other club's player and club B's",
         "api",
         "post",
@@ -251,8 +274,9 @@ def world(db: None) -> TwoClubs:
 
 
 def missing(ids: Ids) -> tuple[Ids, dict[str, str]]:
-    """The ids with club B's replaced by ids no row has (and its slug by one no club has), and
-    how to put B's back into an answer."""
+    """The ids with club B's replaced by ids no row has (its slug by one no club has, its
+    registrant's private link by one no registrant has), and how to put B's back into an
+    answer."""
     gone: Ids = dict(ids)
     back: dict[str, str] = {NO_SUCH_SLUG: ids["b_slug"]}
     numbered = sorted(k for k, v in ids.items() if k.startswith("b_") and type(v) is int)
@@ -260,6 +284,8 @@ def missing(ids: Ids) -> tuple[Ids, dict[str, str]]:
         gone[key] = FIRST_MISSING_ID + n
         back[str(FIRST_MISSING_ID + n)] = str(ids[key])
     gone["b_slug"] = NO_SUCH_SLUG
+    gone["b_secret"] = NO_SUCH_SECRET
+    back[NO_SUCH_SECRET] = ids["b_secret"]
     return gone, back
 
 
@@ -276,8 +302,13 @@ def answer_of(world: TwoClubs, row: Row, ids: Ids) -> dict[str, Any]:
     finally:
         transaction.savepoint_rollback(point)
     text = answer.content.decode(errors="replace")
-    # The page's own per-request tokens (CSRF, a script's nonce) differ on every answer.
-    text = re.sub(r'(csrfmiddlewaretoken" value=|"X-CSRFToken": |nonce=)"[^"]*"', r"\1_", text)
+    # The page's own per-request tokens (CSRF, a script's nonce, the fresh idempotency key of
+    # a paper hand's form: a random UUID, scoring/forms.py) differ on every answer.
+    text = re.sub(
+        r'(csrfmiddlewaretoken" value=|"X-CSRFToken": |nonce=|name="client_id" value=)"[^"]*"',
+        r"\1_",
+        text,
+    )
     return {
         "status": answer.status_code,
         "location": answer.get("Location", ""),
@@ -319,6 +350,9 @@ def club_bs_names(world: TwoClubs) -> list[str]:
     b = world.b
     names = [b.club.name, b.event.name, *(p.name for p in b.players)]
     names += list(Team.objects.filter(club=b.club).values_list("name", flat=True))
+    names += list(
+        Registrant.objects.filter(registration__event=b.event).values_list("name", flat=True)
+    )
     return sorted(set(names), key=len, reverse=True)  # "B Player 10" before "B Player 1"
 
 

@@ -1,7 +1,8 @@
 """Two clubs side by side, each with the same things: members, teams, a club game with a hand,
 a season, a Swiss event with entries, round 1 drawn (tables with codes, a hand in its first
-game), a generation job and a failed report. The acting users hold their roles in
-club A only; club B's things are what their writes must not reach (tests/test_cross_club.py).
+game), a generation job, a failed report and a pending sign-up. The acting users hold their
+roles in club A only; club B's things are what their writes must not reach
+(tests/test_cross_club.py).
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from typing import Any
 from django.contrib.auth.models import User
 from django.utils import timezone
 
+from kaiser_club.actors import Actor
 from kaiser_club.models import Club, Membership, Player
 from kaiser_club.roles import Role
 from scoring import services as scoring
@@ -22,17 +24,22 @@ from scoring.rules import Seat
 from tests.factories import member
 from tests.scoring.hands import EW, NS, N, make_club, played
 from tournaments import services
-from tournaments.choices import JobStatus
+from tournaments.choices import JobStatus, RegistrationMode
 from tournaments.models import (
     Entry,
     Event,
     GenerationJob,
+    OutboxMessage,
     Pairing,
+    PushSubscription,
+    Registrant,
+    Registration,
     ReportJob,
     Round,
     Season,
     Table,
 )
+from tournaments.services import registrations
 
 
 @dataclass
@@ -53,6 +60,10 @@ class Side:
     table: Table  # table 1
     job: GenerationJob
     report: ReportJob  # failed: a rerun would queue it again
+    # A pair's sign-up for the event, pending the organiser's word (``sign_up``); its first
+    # player's private link is ``registrant.secret``.
+    registration: Registration | None = None
+    registrant: Registrant | None = None
 
     def ids(self, prefix: str) -> dict[str, Any]:
         return {
@@ -84,7 +95,38 @@ class Side:
             f"{prefix}_table": self.table.id,
             f"{prefix}_job": self.job.id,
             f"{prefix}_report": self.report.id,
+            **self.sign_up_ids(prefix),
         }
+
+    def sign_up_ids(self, prefix: str) -> dict[str, Any]:
+        if self.registration is None or self.registrant is None:
+            return {}
+        return {
+            f"{prefix}_registration": self.registration.id,
+            f"{prefix}_registrant": self.registrant.id,
+            f"{prefix}_secret": self.registrant.secret,
+        }
+
+
+def sign_up(side: Side, tag: str, *, by: User | None = None, closed_after: bool = False) -> None:
+    """A pair signs up for the side's event, opened for sign-ups on the organiser's approval
+    (``by``: the signed-in user whose own record the first player is); ``closed_after``: the
+    organiser then closes the sign-ups, the pair still pending."""
+    event = side.event
+    Event.objects.filter(id=event.id).update(registration=RegistrationMode.APPROVAL)
+    side.registration = registrations.registration_submit(
+        actor=Actor.of(by),
+        event_id=event.id,
+        people=[
+            registrations.Person(f"{tag} Signer 1", f"{tag.lower()}.signer1@example.org"),
+            registrations.Person(f"{tag} Signer 2", f"{tag.lower()}.signer2@example.org"),
+        ],
+        base_url="http://testserver",
+    )
+    side.registrant = side.registration.registrants.get(position=1)
+    if closed_after:
+        Event.objects.filter(id=event.id).update(registration=RegistrationMode.CLOSED)
+    event.refresh_from_db()
 
 
 def member_player(club: Club, name: str, email: str, role: Role = Role.PLAYER) -> Player:
@@ -175,13 +217,16 @@ class TwoClubs:
 
 def two_clubs() -> TwoClubs:
     # A's round 1 waits for its start (so that swaps and the start itself can go through);
-    # B's is under way.
+    # B's is under way. A's event takes sign-ups on approval, its pair's first player being
+    # A's organiser; B's took a pair's sign-up, then closed its sign-ups.
     a = build_side(make_club(name="Regina Kaiser Club", slug="regina"), "A", started=False)
     b = build_side(make_club(name="Brandon Kaiser Club", slug="brandon"), "B", started=True)
     users = {
         "organiser": member(a.club, Role.ORGANISER),
         "club_admin": a.admin,
     }
+    sign_up(a, "A", by=users["organiser"])
+    sign_up(b, "B", closed_after=True)
     # A's club admin runs a third club too: its members are theirs to add to A (the pages
     # offer them); B's are not.
     c = make_club(name="Moose Jaw Kaiser Club", slug="moose-jaw")
@@ -211,6 +256,8 @@ def owned_by(side: Side) -> dict[type[Any], set[int]]:
         Round: ids(Round.objects.filter(event=event)),
         Table: ids(Table.objects.filter(event=event)),
         Pairing: ids(Pairing.objects.filter(event=event)),
+        Registration: ids(Registration.objects.filter(event=event)),
+        Registrant: ids(Registrant.objects.filter(registration__event=event)),
     }
 
 
@@ -238,6 +285,10 @@ def snapshot_models() -> list[tuple[str, Any]]:
         ("Substitution", Substitution.objects),
         ("GenerationJob", GenerationJob.objects),
         ("ReportJob", ReportJob.objects),
+        ("Registration", Registration.objects),
+        ("Registrant", Registrant.objects),
+        ("PushSubscription", PushSubscription.objects),
+        ("OutboxMessage", OutboxMessage.objects),
     ]
 
 
