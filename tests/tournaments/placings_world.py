@@ -206,7 +206,9 @@ def parse(html: str) -> _Tables:
 
 
 def _name(cell: str) -> str:
-    return cell.removesuffix(" (withdrawn)")
+    """The team's name without the note after it ("(withdrawn, 1 bye)", tournaments/public/
+    marks.py)."""
+    return re.sub(r" \((withdrawn|\d+ byes?|withdrawn, \d+ byes?)\)$", "", cell)
 
 
 def public_placings(event: Event) -> Placings:
