@@ -5,8 +5,7 @@
   project's code): it raises the KaiserError family, which the exception handler answers with
   its code. A sign-in refusal is DRF's, answered as DRF answers the others of its kind.
 - A page view shows a refusal through ``kaiser_club/page_errors.py`` (``refusal_shown``), not
-  by catching it and calling ``show_error`` itself; the pages listed in ``NOT_YET`` still do,
-  and the list may only shrink."""
+  by catching it and calling ``show_error`` itself."""
 
 from __future__ import annotations
 
@@ -22,9 +21,6 @@ ROLE_SENTENCES = (
 )
 FOREIGN_EXCEPTIONS = ("rest_framework.exceptions", "django.core.exceptions", "django.http")
 SIGN_IN_REFUSALS = {"AuthenticationFailed", "NotAuthenticated"}
-NOT_YET = {  # pages that show a refusal themselves: each count may only go down
-    "tournaments/public/registration_views.py": 2,
-}
 
 
 def sources() -> list[Path]:
@@ -101,7 +97,7 @@ def test_pages_show_a_refusal_through_one_helper() -> None:
             if (count := show_error_calls(path))
         }
     )
-    over = {path: count for path, count in calls.items() if count > NOT_YET.get(path, 0)}
+    over = dict(calls)
     assert not over, f"use kaiser_club.page_errors.refusal_shown: {over}"
 
 

@@ -17,9 +17,10 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from kaiser_club.actors import Actor
-from kaiser_club.error_answers import error_json, show_error
+from kaiser_club.error_answers import error_json
 from kaiser_club.errors import KaiserError
 from kaiser_club.models import Player
+from kaiser_club.page_errors import refusal_shown
 
 from ..models import Registrant
 from ..models.registrations import EMAIL_MAX
@@ -97,7 +98,7 @@ def register(request: HttpRequest, event_id: int) -> HttpResponse:
     )
     state = None
     if request.method == "POST" and closed is None and form.is_valid():
-        try:
+        with refusal_shown(request, form=form) as refused:
             count_sign_up(request)
             refuse_robot(stamp=form.cleaned_data["stamp"], honeypot=form.cleaned_data["website"])
             registration = service.registration_submit(
@@ -109,8 +110,7 @@ def register(request: HttpRequest, event_id: int) -> HttpResponse:
                 base_url=request.build_absolute_uri("/").rstrip("/"),
             )
             state = sign_up_state(registration)
-        except KaiserError as exc:
-            show_error(request, exc, form=form)
+        if refused:
             data = request.POST.copy()
             data["stamp"] = form_stamp()  # the next try is timed from now
             form.data = data
@@ -169,10 +169,8 @@ def mine(request: HttpRequest, event_id: int) -> HttpResponse:
 @require_POST
 def own_withdraw(request: HttpRequest, event_id: int, secret: str) -> HttpResponse:
     registrant = _registrant(event_id, secret)
-    try:
+    with refusal_shown(request):
         service.registration_withdraw(registrant=registrant)
-    except KaiserError as exc:
-        show_error(request, exc)
     return redirect(own_page_path(registrant))
 
 
