@@ -23,9 +23,11 @@ from .actions import (
 )
 from .csv_import import ImportResult, entries_import, entries_preview, parse
 from .entries import (
+    EntryFixed,
     entry_check_in,
     entry_check_in_all,
     entry_check_in_unchecked,
+    entry_fixed,
     entry_register_player,
     entry_register_player_by_name,
     entry_register_player_unchecked,
@@ -34,6 +36,7 @@ from .entries import (
     entry_register_team_unchecked,
     entry_reinstate,
     entry_update,
+    entry_update_by_names,
     entry_withdraw,
     entry_withdraw_unchecked,
     pairing_substitute,
@@ -71,6 +74,7 @@ from .rounds import (
 from .tables import display_code, normalise_code, table_add, table_path, table_renew, table_revoke
 
 __all__ = [
+    "EntryFixed",
     "ImportResult",
     "display_code",
     "entries_import",
@@ -78,6 +82,7 @@ __all__ = [
     "entry_check_in",
     "entry_check_in_all",
     "entry_check_in_unchecked",
+    "entry_fixed",
     "entry_register_player",
     "entry_register_player_by_name",
     "entry_register_player_unchecked",
@@ -86,6 +91,7 @@ __all__ = [
     "entry_register_team_unchecked",
     "entry_reinstate",
     "entry_update",
+    "entry_update_by_names",
     "entry_withdraw",
     "entry_withdraw_unchecked",
     "event_change_rules",

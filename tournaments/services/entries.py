@@ -9,6 +9,7 @@ demo, an event's transfer)."""
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 
 from django.contrib.auth.models import User
 from django.db import transaction
@@ -36,6 +37,7 @@ from scoring.services.teams import TEAM_NAME_TOO_LONG
 
 from ..choices import EntryStatus, EventStatus, Format, ResultKind, SlotSide
 from ..models import Entry, Event, Pairing, Round, Substitution
+from .games import drop_games, event_rules, game_for, game_touched
 from .locks import lock_event
 from .organisers import require_organiser
 from .results import pairing_forfeit_unchecked
@@ -236,6 +238,48 @@ def entry_register_player_unchecked(
     )
 
 
+@dataclass(frozen=True)
+class EntryFixed:
+    """What of an entry can no longer change: its seed once the event's first round exists,
+    its players once one of its games has been played (a progressive event's player once the
+    first round is drawn: the rounds' partnerships are made of the players entered)."""
+
+    seed: bool
+    players: bool
+
+
+def entry_fixed(entry: Entry) -> EntryFixed:
+    drawn = Round.objects.filter(event_id=entry.event_id).exists()
+    if entry.team_id is None:
+        return EntryFixed(seed=drawn, players=drawn)
+    return EntryFixed(seed=drawn, players=_played(entry))
+
+
+def _played(entry: Entry) -> bool:
+    """Whether a game of the entry has been played: a hand, a clock started, an end, or a
+    result other than a bye (a forfeit counts under the entry's players too)."""
+    rows = (
+        Pairing.objects.filter(Q(home_id=entry.id) | Q(away_id=entry.id), cancelled=False)
+        .select_related("game")
+        .only("result", "game")
+    )
+    return any(
+        (row.result not in (ResultKind.PENDING, ResultKind.BYE))
+        or (row.game is not None and game_touched(row.game))
+        for row in rows
+    )
+
+
+PLAYERS_FIXED = N_(
+    "A game of %(name)s has been played, so its players can no longer change. Record a "
+    "substitution on the game where someone else plays instead."
+)
+PLAYER_FIXED = N_(
+    "The rounds of %(event)s are drawn with %(name)s in them, so the player can no longer "
+    "change. Record a substitution on the game where someone else plays instead."
+)
+
+
 @transaction.atomic
 def entry_update(
     *,
@@ -244,22 +288,181 @@ def entry_update(
     seed: int | None = None,
     rating: float | None = None,
     name: str = "",
+    player_one: Player | None = None,
+    player_two: Player | None = None,
+    player: Player | None = None,
 ) -> Entry:
-    """Changes an entry's seed, rating or name (seeds only before the first round). The event
-    is locked first, as for every entry, so two entries cannot take one seed at once."""
+    """Changes an entry's seed, rating, name or players, with registration's checks: a seed
+    not taken, and only before the first round; players the club knows, in no other entry of
+    the event, and only until a game of the entry has been played (then a substitution says
+    who played instead). A player not given stays. The event is locked first, as for every
+    entry, so two entries cannot take one seed, or one player, at once."""
     require_organiser(actor, entry.event)
-    lock_event(entry.event_id)
+    return _entry_update(
+        entry=entry,
+        seed=seed,
+        rating=rating,
+        name=name,
+        players={"player_one": player_one, "player_two": player_two, "player": player},
+    )
+
+
+@transaction.atomic
+def entry_update_by_names(
+    *,
+    actor: Actor,
+    entry: Entry,
+    seed: int | None = None,
+    rating: float | None = None,
+    name: str = "",
+    player_one: str = "",
+    player_two: str = "",
+    player: str = "",
+    choices: Mapping[str, Choice] | None = None,
+) -> Entry:
+    """As ``entry_update``, the players typed by name (the entry's page): a name the entry's
+    player already bears is that player; another finds the club's record as registration does
+    (a choice when more than one could be the person) or makes a visitor record, and a refused
+    change makes none."""
+    require_organiser(actor, entry.event)
+    event = Event.objects.select_related("club").get(id=entry.event_id)
+    held = _players_of(entry)
+    typed = {
+        f: n
+        for f, n in (("player_one", player_one), ("player_two", player_two), ("player", player))
+        if n.strip()
+    }
+    kept = {f: held[f] for f, n in typed.items() if held.get(f) and clean_text(n) == held[f].name}
+    asked = {f: n for f, n in typed.items() if f not in kept}
+    found = _players_by_names(event.club, asked, choices) if asked else {}
+    return _entry_update(
+        entry=entry, seed=seed, rating=rating, name=name, players={**kept, **found}
+    )
+
+
+def _players_of(entry: Entry) -> dict[str, Player]:
+    if entry.team_id is not None:
+        team = Team.objects.select_related("player_one", "player_two").get(id=entry.team_id)
+        return {"player_one": team.player_one, "player_two": team.player_two}
+    return {"player": entry.player} if entry.player is not None else {}
+
+
+def _entry_update(
+    *,
+    entry: Entry,
+    seed: int | None,
+    rating: float | None,
+    name: str,
+    players: Mapping[str, Player | None],
+) -> Entry:
+    event = lock_event(entry.event_id)
+    lock_club(event.club_id)
     entry = Entry.objects.select_for_update().get(id=entry.id)
-    if seed != entry.seed:
-        if Round.objects.filter(event_id=entry.event_id).exists():
-            raise InvalidInput(N_("Seeds are fixed once the first round exists."))
-        _check_seed(entry.event, seed, exclude=entry.id)
-    entry.seed, entry.rating = seed, rating
     name = clean_within(name, TEAM_NAME_MAX, too_long=TEAM_NAME_TOO_LONG)
+    fixed = entry_fixed(entry)
+    if seed != entry.seed:
+        if fixed.seed:
+            message = N_("Seeds are fixed once the first round exists.")
+            raise InvalidInput(message, field_errors={"seed": [message]})
+        _check_seed(event, seed, exclude=entry.id)
+    held = _players_of(entry)
+    given = {f: p for f, p in players.items() if p is not None}
+    if entry.team_id is not None and "player" in given:
+        raise InvalidInput(
+            N_("This event takes teams of two: give the first and the second player."),
+            field_errors={"player": [N_("A team's entry has two players.")]},
+        )
+    if entry.team_id is None and given.keys() & {"player_one", "player_two"}:
+        raise InvalidInput(N_("A progressive event takes single players, not teams."))
+    wanted = {**held, **given}
+    if {p.id for p in wanted.values()} != {p.id for p in held.values()} or (
+        len(wanted) == 2 and wanted["player_one"].id == wanted["player_two"].id
+    ):
+        _change_players(event, entry, fixed, held, wanted, name)
+    entry.seed, entry.rating = seed, rating
     if name:
         entry.name = name
-    entry.save(update_fields=["seed", "rating", "name"])
+    entry.save(update_fields=["seed", "rating", "name", "team", "player"])
     return entry
+
+
+def _change_players(
+    event: Event,
+    entry: Entry,
+    fixed: EntryFixed,
+    held: Mapping[str, Player],
+    wanted: Mapping[str, Player],
+    name: str,
+) -> None:
+    """Points the entry at its new players (a team entry: the club's partnership of the two,
+    found or made; its games drawn and not yet played made again for that partnership)."""
+    if fixed.players:
+        sentence = PLAYERS_FIXED if entry.team_id is not None else PLAYER_FIXED
+        message = sentence.with_params(name=entry.name, event=event.name)
+        raise InvalidInput(message, field_errors={f: [message] for f in held})
+    for field_name, person in wanted.items():
+        require_known_players(club=event.club, players=[person], field=field_name)
+    new_ids = {p.id for p in wanted.values()} - {p.id for p in held.values()}
+    clash = player_entered(event, new_ids, exclude=entry.id)
+    if clash:
+        newcomers = ", ".join(p.name for p in wanted.values() if p.id in new_ids)
+        message = N_("%(players)s already plays in %(clash)s.", players=newcomers, clash=clash)
+        fields = [f for f, p in wanted.items() if p.id in new_ids]
+        raise InvalidInput(message, field_errors={f: [message] for f in fields})
+    if entry.team_id is None:
+        person = wanted["player"]
+        _not_entered_before(event, entry, Q(player=person))
+        if entry.name == held["player"].name:
+            entry.name = person.name
+        entry.player = person
+        return
+    one, two = wanted["player_one"], wanted["player_two"]
+    if one.id == two.id:
+        message = N_("A team needs two different players.")
+        raise InvalidInput(message, field_errors={"player_two": [message]})
+    old = Team.objects.select_related("player_one", "player_two").get(id=entry.team_id)
+    team = team_for(club=event.club, player_one=one, player_two=two, name=name)
+    _not_entered_before(event, entry, Q(team=team))
+    if entry.name == f"{old.player_one} & {old.player_two}":  # the players' names, not a name
+        entry.name = name or str(team)
+    entry.team = team
+    _games_made_again(event, entry, team)
+
+
+def _not_entered_before(event: Event, entry: Entry, holds: Q) -> None:
+    """A withdrawn entry of the event already holds these players: it is reinstated, not
+    copied (an event enters a partnership, or a player, once)."""
+    other = Entry.objects.filter(event=event).exclude(id=entry.id).filter(holds).first()
+    if other is not None:
+        raise InvalidInput(
+            N_(
+                "%(other)s, withdrawn, is already these players' entry in this event: "
+                "reinstate it instead.",
+                other=other.name,
+            )
+        )
+
+
+def _games_made_again(event: Event, entry: Entry, team: Team) -> None:
+    """The entry's pairings name its new partnership; its games drawn and not yet played (none
+    has been, or the change was refused) are made again with the new players in the seats."""
+    rows = list(
+        Pairing.objects.select_for_update(of=("self",))
+        .select_related("game", "home", "away", "home_team", "away_team")
+        .filter(Q(home_id=entry.id) | Q(away_id=entry.id), cancelled=False)
+    )
+    drop_games([row.game for row in rows], why=N_("The players cannot change"))
+    rules = event_rules(event)
+    for row in rows:
+        had_game = row.game is not None
+        if row.home_id == entry.id:
+            row.home_team = team
+        if row.away_id == entry.id:
+            row.away_team = team
+        row.game = None
+        if had_game:
+            row.game = game_for(event=event, pairing=row, rules=rules)
+        row.save(update_fields=["home_team", "away_team", "game"])
 
 
 @transaction.atomic
