@@ -11,9 +11,18 @@ from django.db import transaction
 from django.db.models.signals import post_save
 
 from ..choices import EntryStatus, EventStatus, RegistrationMode
-from ..models import Entry, Event, Registrant, Registration, RegistrationStatus, Round
+from ..models import (
+    Entry,
+    Event,
+    Pairing,
+    Registrant,
+    Registration,
+    RegistrationStatus,
+    Round,
+)
 from ..registration_selectors import own_page, registrants_in_round
 from ..services.registrations import promote_waiting
+from ..signals import match_opened
 from .queue import tell
 
 
@@ -22,10 +31,27 @@ def round_drawn(round_id: int) -> None:
     round_ = Round.objects.filter(id=round_id).select_related("event").first()
     if round_ is None or round_.event.registration == RegistrationMode.CLOSED:
         return
+    _tell_seats(round_, registrants_in_round(round_))
+
+
+def match_ready(pairing_id: int) -> None:
+    """Tells the players of a bracket match whose teams became known after its round was
+    drawn (a winner carried on) where to sit; those told already with the round are not told
+    again (one message per player and round)."""
+    pairing = Pairing.objects.filter(id=pairing_id).select_related("round").first()
+    if pairing is None or pairing.round is None:
+        return
+    entries = [e for e in (pairing.home_id, pairing.away_id) if e is not None]
+    registrants = Registrant.objects.filter(
+        registration__entry_id__in=entries, registration__event_id=pairing.event_id
+    ).exclude(messages__key=f"round-{pairing.round_id}")
+    _tell_seats(pairing.round, list(registrants.select_related("registration", "player")))
+
+
+def _tell_seats(round_: Round, registrants: list[Registrant]) -> None:
     with transaction.atomic():
-        for registrant in registrants_in_round(round_):
-            page = own_page(registrant)
-            seat = page.seat
+        for registrant in registrants:
+            seat = own_page(registrant).seat
             if seat is None or seat.round_.id != round_.id:
                 continue
             tell(
@@ -34,6 +60,11 @@ def round_drawn(round_id: int) -> None:
                 only=[registrant],
                 seat_of={registrant.id: seat},
             )
+
+
+def _match_opened(sender: Any, event: Event, pairing_id: int, **kwargs: Any) -> None:
+    if event.registration != RegistrationMode.CLOSED:
+        transaction.on_commit(partial(match_ready, pairing_id))
 
 
 def final_placings(event_id: int) -> None:
@@ -75,3 +106,4 @@ def connect() -> None:
     post_save.connect(_round_saved, sender=Round, dispatch_uid="outbox-round-drawn")
     post_save.connect(_event_saved, sender=Event, dispatch_uid="outbox-event-saved")
     post_save.connect(_entry_saved, sender=Entry, dispatch_uid="outbox-entry-withdrawn")
+    match_opened.connect(_match_opened, dispatch_uid="outbox-match-opened")

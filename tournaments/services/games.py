@@ -16,6 +16,7 @@ from scoring.models import Game
 from scoring.rules import RuleSet, Seat
 
 from ..models import Event, Pairing, Table
+from ..signals import match_opened
 
 
 def event_rules(event: Event) -> RuleSet:
@@ -66,6 +67,7 @@ def pairing_game_open(
             pairing.game = game
             if table is not None:
                 pairing.table = table
+            match_opened.send(sender=Pairing, event=event, pairing_id=pairing.id)
             return game
         transaction.set_rollback(True)  # another writer was first: this game never existed
     current = Pairing.objects.select_related("game", "table").get(id=pairing.id)

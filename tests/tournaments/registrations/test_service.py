@@ -222,3 +222,32 @@ def test_a_place_freed_is_the_waiting_lists_not_a_newcomers() -> None:
     newcomer = sign_up(event, pair("E", "e@x.org", "F", "f@x.org"))
     assert newcomer.status == RegistrationStatus.WAITING
     assert [r.id for r in reg.promote_waiting(event_id=event.id)] == [waiting.id]
+
+
+def test_a_bracket_match_made_when_its_winner_carries_on_tells_its_players_their_table(
+    django_capture_on_commit_callbacks,
+) -> None:
+    """A knockout's later match gets its teams when the matches before it end, long after its
+    round was drawn: its players are told their table then, once each."""
+    from tests.tournaments.helpers import generate, win_for
+    from tournaments.models import Pairing
+
+    event = open_event(capacity=4, format="single_elimination")
+    signed = [
+        sign_up(event, pair(f"A{n}", f"a{n}@x.org", f"B{n}", f"b{n}@x.org")) for n in range(4)
+    ]
+    with django_capture_on_commit_callbacks(execute=True):
+        generate(event)
+    final = Pairing.objects.get(event=event, round__number=2)
+    told = OutboxMessage.objects.filter(key=f"round-{final.round_id}")
+    assert final.game_id is None and not told.exists()
+    with django_capture_on_commit_callbacks(execute=True):
+        for semi in Pairing.objects.filter(event=event, round__number=1).order_by("id"):
+            win_for(semi, semi.home)
+    final.refresh_from_db()
+    assert final.game_id is not None and final.table is not None
+    finalists = {final.home_id, final.away_id}
+    players = [r for r in signed if entry_of(r).id in finalists]
+    assert {m.registrant.registration_id for m in told} == {r.id for r in players}
+    assert told.count() == 4  # each finalist once
+    assert f"{final.table.number}" in told.earliest("id").body
