@@ -217,6 +217,30 @@ class PlayerEntryForm(forms.Form):
     )
 
 
+def entry_edit_form(
+    *,
+    individual: bool,
+    initial: dict[str, Any],
+    seed_fixed: bool,
+    players_fixed: bool,
+    data: Any = None,
+) -> forms.Form:
+    """The entry form of registration, to change an entry: prefilled, what can no longer
+    change shown but not taken (a disabled field keeps its value)."""
+    form = (PlayerEntryForm if individual else TeamEntryForm)(data, initial=initial)
+    if seed_fixed:
+        form.fields["seed"].disabled = True
+        form.fields["seed"].help_text = _("Fixed once the first round exists.")
+    if players_fixed:
+        for name in ("player", "player_one", "player_two"):
+            if name in form.fields:
+                form.fields[name].disabled = True
+                form.fields[name].help_text = _(
+                    "A game has been played: record a substitution on its page instead."
+                )
+    return form
+
+
 class CsvForm(forms.Form):
     csv = forms.CharField(
         widget=forms.Textarea(attrs={"rows": 8}),

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from django.db.models import Count, Prefetch, Q, QuerySet
 
 from kaiser_club.errors import NotFound
@@ -10,6 +12,7 @@ from kaiser_club.roles import Role
 from kaiser_club.selectors import AnyUser, club_ids_with_role
 from kaiser_club.sentences import N_
 from scoring.choices import GameStatus
+from scoring.ratings import current_ratings
 
 from .choices import ResultKind
 from .models import Entry, Event, GenerationJob, Pairing, Round, Season, Table
@@ -89,6 +92,26 @@ def entries_of(*, event: Event) -> QuerySet[Entry]:
     return Entry.objects.filter(event=event).select_related(
         "team__player_one", "team__player_two", "player", "club"
     )
+
+
+def entry_ratings(entries: Iterable[Entry]) -> dict[int, float]:
+    """Each entry's rating as the lists show it: the one typed at registration, else its
+    players' current rating (a partnership's, the mean of its two, as the ratings reckon a
+    side) once one of them has played a rated game. An entry with neither has none. The
+    entries come with their players (``entries_of``)."""
+    ratings = current_ratings()
+    shown: dict[int, float] = {}
+    for entry in entries:
+        if entry.rating is not None:
+            shown[entry.id] = entry.rating
+            continue
+        if entry.team is not None:
+            people = [entry.team.player_one_id, entry.team.player_two_id]
+        else:
+            people = [entry.player_id] if entry.player_id else []
+        if any(p in ratings.current for p in people):
+            shown[entry.id] = sum(ratings.of(p) for p in people) / len(people)
+    return shown
 
 
 def rounds_of(*, event: Event) -> QuerySet[Round]:

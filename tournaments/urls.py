@@ -22,6 +22,7 @@ urlpatterns = [
     path(f"{E}entries/add/", entries.entry_add, name="entry-add"),
     path(f"{E}entries/import/", entries.entry_import, name="entry-import"),
     path(f"{E}entries/check-in-all/", entries.entries_check_in_all, name="entries-check-in"),
+    path(f"{E}entries/<int:entry_id>/edit/", entries.entry_edit, name="entry-edit"),
     path(f"{E}entries/<int:entry_id>/<slug:action>/", entries.entry_action, name="entry-action"),
     path(f"{E}sign-ups/", registrations.registration_list, name="registrations"),
     path(

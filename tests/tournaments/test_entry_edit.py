@@ -5,7 +5,9 @@ entry has been played (then a substitution says who played instead)."""
 from __future__ import annotations
 
 import pytest
+from django.contrib.auth.models import User
 from django.db.models import Q
+from rest_framework.test import APIClient
 
 from kaiser_club.actors import Actor
 from kaiser_club.errors import InvalidInput, NotAllowed
@@ -214,3 +216,111 @@ def test_only_an_organiser_changes_an_entry():
     someone = Actor.of(member(event.club, Role.SCOREKEEPER))
     with pytest.raises(NotAllowed):
         services.entry_update(actor=someone, entry=_entry(event, 1), seed=1, rating=1500)
+
+
+# --- The doors: the entry's page, the API ------------------------------------------------------
+
+
+def _organiser(event) -> User:
+    return member(event.club, Role.ORGANISER)
+
+
+def test_the_entries_page_links_each_entry_to_its_page_prefilled(client):
+    event = make_event(teams=2)
+    entry = _entry(event, 1)
+    client.force_login(_organiser(event))
+    listing = client.get(f"/events/{event.id}/entries/").content.decode()
+    assert f"/events/{event.id}/entries/{entry.id}/edit/" in listing
+    page = client.get(f"/events/{event.id}/entries/{entry.id}/edit/")
+    assert page.status_code == 200
+    form = page.context["form"]
+    assert (form["player_one"].value(), form["player_two"].value()) == ("T1a", "T1b")
+    assert (form["name"].value(), form["seed"].value()) == ("Team 1", 1)
+    assert not form.fields["seed"].disabled and not form.fields["player_one"].disabled
+
+
+def test_the_page_changes_a_player_and_goes_back_to_the_entries(client):
+    event = make_event(teams=2)
+    entry = _entry(event, 1)
+    client.force_login(_organiser(event))
+    body = {"player_one": "T1a", "player_two": "Nell New", "name": "Team 1", "seed": "1"}
+    answer = client.post(f"/events/{event.id}/entries/{entry.id}/edit/", body)
+    assert answer.status_code == 302 and answer["Location"] == f"/events/{event.id}/entries/"
+    team = Team.objects.select_related("player_two").get(id=_entry(event, 1).team_id)
+    assert {team.player_one.name, team.player_two.name} == {"T1a", "Nell New"}
+
+
+def test_the_page_shows_a_refusal_under_its_field(client):
+    event = make_event(teams=2)
+    entry = _entry(event, 1)
+    client.force_login(_organiser(event))
+    body = {"player_one": "T2a", "player_two": "T1b", "name": "Team 1", "seed": "2"}
+    answer = client.post(f"/events/{event.id}/entries/{entry.id}/edit/", body)
+    assert answer.status_code == 400
+    assert answer.context["form"].errors["seed"] == ["Taken."]
+    body["seed"] = "1"
+    answer = client.post(f"/events/{event.id}/entries/{entry.id}/edit/", body)
+    assert answer.context["form"].errors["player_one"] == ["T2a already plays in Team 2."]
+    assert _entry(event, 1).team.player_one.name == "T1a"
+
+
+def test_the_page_offers_what_the_state_allows(client):
+    event = make_event(teams=4)
+    generate(event)
+    services.round_start_unchecked(round_=Round.objects.get(event=event, number=1))
+    entry = _entry(event, 1)
+    win_for(Pairing.objects.get(_plays(entry), round__number=1), entry)
+    client.force_login(_organiser(event))
+    page = client.get(f"/events/{event.id}/entries/{entry.id}/edit/")
+    form = page.context["form"]
+    assert form.fields["seed"].disabled and form.fields["player_two"].disabled
+    assert "record a substitution" in page.content.decode()
+    # What is disabled is kept whatever is sent; the rating still changes.
+    body = {"player_one": "X", "player_two": "Y", "name": "Team 1", "seed": "7", "rating": "1610"}
+    answer = client.post(f"/events/{event.id}/entries/{entry.id}/edit/", body)
+    assert answer.status_code == 302
+    done = _entry(event, 1)
+    assert (done.seed, done.rating, done.team.player_one.name) == (1, 1610, "T1a")
+
+
+def test_the_page_of_an_entry_of_another_event_is_not_found(client):
+    event = make_event(teams=2)
+    other = make_event(teams=2, club=event.club)
+    client.force_login(_organiser(event))
+    answer = client.get(f"/events/{event.id}/entries/{_entry(other, 1).id}/edit/")
+    assert answer.status_code == 404
+
+
+def test_the_api_changes_players_by_id(client):
+    event = make_event(teams=2)
+    entry = _entry(event, 1)
+    newcomer = player(name="Nell New")
+    api = APIClient()
+    api.force_login(_organiser(event))
+    url = f"/api/events/{event.id}/entries/{entry.id}/"
+    answer = api.patch(url, {"player_two": newcomer.id, "rating": 1550}, format="json")
+    assert answer.status_code == 200
+    names = [p["name"] for p in answer.json()["players"]]
+    assert sorted(names) == ["Nell New", "T1a"] and answer.json()["seed"] == 1
+    taken = _entry(event, 2).team.player_one
+    answer = api.patch(url, {"player_one": taken.id}, format="json")
+    assert answer.status_code == 400
+    assert answer.json()["detail"] == "T2a already plays in Team 2."
+
+
+def test_the_rating_column_shows_the_players_rating_when_none_was_typed(client):
+    event = make_event(teams=4)
+    generate(event)
+    services.round_start_unchecked(round_=Round.objects.get(event=event, number=1))
+    entry = _entry(event, 1)
+    win_for(Pairing.objects.get(_plays(entry), round__number=1), entry)
+    services.entry_update(actor=staff_actor(), entry=_entry(event, 2), seed=2, rating=0)
+    client.force_login(_organiser(event))
+    rows = {
+        e.name: rating
+        for e, rating in client.get(f"/events/{event.id}/entries/").context["entries"]
+    }
+    assert rows["Team 1"] is not None and rows["Team 1"] > 1500  # won its rated game
+    assert rows["Team 2"] == 0  # typed: shown, even 0
+    unrated = [n for n in ("Team 3", "Team 4") if rows[n] is None]
+    assert len(unrated) == 1  # the team that lost to Team 1 is rated; the other has not played

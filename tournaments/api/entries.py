@@ -71,7 +71,7 @@ class EntryDetailView(EventView):
     def patch(self, request: Request, pk: int, entry_id: int) -> Response:
         event = self.event_seen(request, pk)
         entry = entry_of(event, entry_id)
-        incoming = EntryUpdateSerializer(data=request.data)
+        incoming = EntryUpdateSerializer(data=request.data, context={"request": request})
         incoming.is_valid(raise_exception=True)
         data = incoming.validated_data
         entry = services.entry_update(
@@ -80,6 +80,9 @@ class EntryDetailView(EventView):
             seed=data.get("seed", entry.seed),
             rating=data.get("rating", entry.rating),
             name=data.get("name", ""),
+            player_one=data.get("player_one"),
+            player_two=data.get("player_two"),
+            player=data.get("player"),
         )
         return Response(EntrySerializer(entry).data)
 

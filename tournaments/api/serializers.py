@@ -216,6 +216,12 @@ class EntryCreateSerializer(serializers.Serializer[dict[str, Any]]):
 
 
 class EntryUpdateSerializer(serializers.Serializer[dict[str, Any]]):
+    """What changes (a field left out stays): players by id as at registration, until a game
+    of the entry has been played."""
+
+    player_one = player_id_field(required=False)
+    player_two = player_id_field(required=False)
+    player = player_id_field(required=False)
     name = serializers.CharField(max_length=160, required=False, allow_blank=True)
     seed = serializers.IntegerField(
         required=False, allow_null=True, min_value=limits.SEED[0], max_value=limits.SEED[1]

@@ -19,20 +19,21 @@ from kaiser_club.sentences import N_
 
 from .. import services
 from ..choices import EntryStatus
-from ..forms import CsvForm, PlayerEntryForm, TeamEntryForm
+from ..forms import CsvForm, PlayerEntryForm, TeamEntryForm, entry_edit_form
 from ..models import Entry, Event
 from ..permissions import EventAction, may_on_event
-from ..selectors import entries_of
+from ..selectors import entries_of, entry_ratings
 from ..services import csv_import
 from .common import attempt, back, event_page
 
 
 def _page(request: HttpRequest, event: Event, status: int = 200, **extra: Any) -> HttpResponse:
-    entries = entries_of(event=event).order_by("status", "seed", "name", "id")
+    entries = list(entries_of(event=event).order_by("status", "seed", "name", "id"))
+    ratings = entry_ratings(entries)
     form_class = PlayerEntryForm if event.individual else TeamEntryForm
     context = {
         "event": event,
-        "entries": entries,
+        "entries": [(entry, ratings.get(entry.id)) for entry in entries],
         "to_check_in": any(entry.status == EntryStatus.REGISTERED for entry in entries),
         "manage": may_on_event(user=request.user, action=EventAction.MANAGE, event=event),
         "form": form_class(),
@@ -96,6 +97,79 @@ def entry_add(request: HttpRequest, event: Event) -> HttpResponse:
     return back(event, "tournaments:entries")
 
 
+def _entry_of(event: Event, entry_id: int) -> Entry:
+    entry = (
+        Entry.objects.filter(event=event, id=entry_id)
+        .select_related("player", "team__player_one", "team__player_two")
+        .first()
+    )
+    if entry is None:
+        raise Http404(N_("No such entry in this event."))
+    return entry
+
+
+def _entry_initial(entry: Entry) -> dict[str, Any]:
+    initial: dict[str, Any] = {"seed": entry.seed, "rating": entry.rating, "name": entry.name}
+    if entry.team_id is not None and entry.team is not None:
+        initial["player_one"] = entry.team.player_one.name
+        initial["player_two"] = entry.team.player_two.name
+    elif entry.player is not None:
+        initial["player"] = entry.player.name
+    return initial
+
+
+@event_page(EventAction.MANAGE)
+def entry_edit(request: HttpRequest, event: Event, entry_id: int) -> HttpResponse:
+    """An entry changed after registration: what its state still allows (the seed until the
+    first round exists, the players until one of its games has been played)."""
+    entry = _entry_of(event, entry_id)
+    fixed = services.entry_fixed(entry)
+    posted = request.method == "POST"
+    form = entry_edit_form(
+        individual=entry.team_id is None,
+        initial=_entry_initial(entry),
+        seed_fixed=fixed.seed,
+        players_fixed=fixed.players,
+        data=request.POST if posted else None,
+    )
+
+    def page(status: int = 200, **extra: Any) -> HttpResponse:
+        context = {"event": event, "entry": entry, "form": form, "fixed": fixed, **extra}
+        return render(request, "tournaments/entry_edit.html", context, status=status)
+
+    if not posted:
+        return page()
+    if not form.is_valid():
+        return page(400)
+    data = form.cleaned_data
+    fields = ["player"] if entry.team_id is None else ["player_one", "player_two"]
+    choices = {
+        f: choice
+        for f in fields
+        if (choice := parse_choice(request.POST.get(f"{f}{CHOICE_SUFFIX}"))) is not None
+    }
+    try:
+        with refusal_shown(request, form=form, passes=(ChooseRecord,)) as refused:
+            done = services.entry_update_by_names(
+                actor=Actor.of(request.user),
+                entry=entry,
+                seed=data["seed"],
+                rating=data["rating"],
+                name=data.get("name", ""),
+                player_one=data.get("player_one", ""),
+                player_two=data.get("player_two", ""),
+                player=data.get("player", ""),
+                choices=choices,
+            )
+    except ChooseRecord as exc:
+        choose = [(a, f"{a.field}{CHOICE_SUFFIX}") for a in exc.ambiguities]
+        return page(409, choose=choose)
+    if refused:
+        return page(refused.status)
+    messages.success(request, _("%(name)s is changed.") % {"name": done.name})
+    return back(event, "tournaments:entries")
+
+
 @require_POST
 @event_page()
 def entry_import(request: HttpRequest, event: Event) -> HttpResponse:
@@ -130,9 +204,7 @@ def entry_import(request: HttpRequest, event: Event) -> HttpResponse:
 @require_POST
 @event_page()
 def entry_action(request: HttpRequest, event: Event, entry_id: int, action: str) -> HttpResponse:
-    entry = Entry.objects.filter(event=event, id=entry_id).first()
-    if entry is None:
-        raise Http404(N_("No such entry in this event."))
+    entry = _entry_of(event, entry_id)
     if action == "check-in":
         attempt(
             request,
