@@ -556,6 +556,16 @@ ROWS: list[Row] = [
         ok=200,
     ),
     Row(
+        "club A's entry given club B's player",
+        "api",
+        "patch",
+        AE + "entries/{a_entry}/",
+        400,
+        NO_PLAYER.replace("{b_player}", "{b_spare}"),
+        lambda i: {"player_one": i["b_spare"]},
+        ok=200,
+    ),
+    Row(
         "club B's entry checked in through club A's event",
         "api",
         "post",
@@ -820,6 +830,15 @@ ROWS: list[Row] = [
         "post",
         PE + "entries/{b_entry}/check-in/",
         404,
+        ok=302,
+    ),
+    Row(
+        "entry page: club B's entry changed",
+        "page",
+        "post",
+        PE + "entries/{b_entry}/edit/",
+        404,
+        body=lambda i: {"player_one": "New One", "player_two": "New Two", "rating": "1500"},
         ok=302,
     ),
     Row(

@@ -100,6 +100,7 @@ READS: list[Row] = [
     _read(PE + "jobs/{b_job}/"),
     _read(PB + "bracket/", ok=None),  # a Swiss event has no bracket page
     _read(PB + "entries/"),
+    _read(PE + "entries/{b_entry}/edit/"),
     _read(PB + "rounds/1/"),
     _read(PB + "rounds/1/playing/"),
     _read(PE + "games/{b_pairing}/"),
