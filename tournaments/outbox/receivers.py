@@ -1,9 +1,13 @@
 """What the players are told without anyone asking: a round drawn, the final placings; and a
 withdrawn entry's place, which goes to the head of the waiting list. Each runs once the change
-has committed."""
+has committed. Within ``quiet()`` (an event's import, which writes rounds, a finished event and
+withdrawn entries that are the old server's news, not this one's) nothing is told or promoted."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from functools import partial
 from typing import Any
 
@@ -24,6 +28,18 @@ from ..registration_selectors import own_page, registrants_in_round
 from ..services.registrations import promote_waiting
 from ..signals import match_opened
 from .queue import tell
+
+_QUIET: ContextVar[bool] = ContextVar("outbox_quiet", default=False)
+
+
+@contextmanager
+def quiet() -> Iterator[None]:
+    """Rows saved within tell no one anything and promote no one from the waiting list."""
+    token = _QUIET.set(True)
+    try:
+        yield
+    finally:
+        _QUIET.reset(token)
 
 
 def round_drawn(round_id: int) -> None:
@@ -63,7 +79,7 @@ def _tell_seats(round_: Round, registrants: list[Registrant]) -> None:
 
 
 def _match_opened(sender: Any, event: Event, pairing_id: int, **kwargs: Any) -> None:
-    if event.registration != RegistrationMode.CLOSED:
+    if event.registration != RegistrationMode.CLOSED and not _QUIET.get():
         transaction.on_commit(partial(match_ready, pairing_id))
 
 
@@ -79,12 +95,12 @@ def final_placings(event_id: int) -> None:
 
 
 def _round_saved(sender: Any, instance: Round, created: bool, **kwargs: Any) -> None:
-    if created:
+    if created and not _QUIET.get():
         transaction.on_commit(partial(round_drawn, instance.id))
 
 
 def _event_saved(sender: Any, instance: Event, **kwargs: Any) -> None:
-    if instance.registration == RegistrationMode.CLOSED:
+    if instance.registration == RegistrationMode.CLOSED or _QUIET.get():
         return
     if instance.status == EventStatus.FINISHED:
         transaction.on_commit(partial(final_placings, instance.id))
@@ -93,7 +109,7 @@ def _event_saved(sender: Any, instance: Event, **kwargs: Any) -> None:
 
 
 def _entry_saved(sender: Any, instance: Entry, **kwargs: Any) -> None:
-    if instance.status == EntryStatus.WITHDRAWN:
+    if instance.status == EntryStatus.WITHDRAWN and not _QUIET.get():
         transaction.on_commit(partial(_promote, instance.event_id))
 
 

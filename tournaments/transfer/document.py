@@ -3,8 +3,13 @@
 - every value against the column that stores it and the app's own ranges (``values.py``),
 - every reference against the rows the file has,
 - every row that must be unique in the event (refs, round and table numbers, seeds, a game
-  played once, one pairing per table and round, match numbers, a hand's client id),
-- every game's hands, replayed in turn through the rules engine.
+  played once, one pairing per table and round, match numbers, a hand's client id, a sign-up's
+  place on the waiting list and its entry, an email signed up once while its sign-up is active),
+- every game's hands, replayed in turn through the rules engine,
+- every sign-up against its status (a place on the waiting list only while waiting, no entry
+  while pending or waiting) and its event (one player a sign-up in an individual event, two in
+  a team event, each with their own email). The sign-up settings and ``registrations`` are
+  optional: a document written before they were exported is an event closed to sign-ups.
 
 The import writes only a ``Document``. A file with anything wrong is refused with a sentence
 that names the file's row: rows with a ref by their ref ("Entry 3 (Aces)"), rounds and tables
@@ -19,6 +24,8 @@ from __future__ import annotations
 from collections.abc import Collection, Hashable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
+
+from django.utils.translation import get_supported_language_variant
 
 from kaiser_club.errors import InvalidInput
 from kaiser_club.models import Club, Player
@@ -47,7 +54,18 @@ from scoring.services.hands import request_digest
 
 from .. import limits
 from ..choices import ResultKind, Tiebreak, default_tiebreaks
-from ..models import Entry, Event, Pairing, Round, Season, Substitution
+from ..models import (
+    Entry,
+    Event,
+    Pairing,
+    Registrant,
+    Registration,
+    RegistrationStatus,
+    Round,
+    Season,
+    Substitution,
+)
+from ..models.registrations import ACTIVE_STATUSES
 from ..pairing.bracket import Stage
 from ..services.events import _check as check_event_settings
 from .export import (
@@ -58,6 +76,9 @@ from .export import (
     GAME_FIELDS,
     HAND_FIELDS,
     PAIRING_FIELDS,
+    REGISTRANT_FIELDS,
+    REGISTRATION_FIELDS,
+    REGISTRATION_SETTINGS,
     SEATS,
 )
 from .values import (
@@ -69,6 +90,7 @@ from .values import (
     Moment,
     Reader,
     SeatNumber,
+    Text,
     Whole,
     column,
     refuse,
@@ -78,6 +100,10 @@ from .values import (
 )
 
 NAME_IN_ROW = 40  # a row's own name, as a sentence shows it beside its ref
+# A place on the waiting list: a move renumbers from the last one up, so a bound far below the
+# column's keeps every later number storable.
+WAITING_ORDER = (1, 1_000_000)
+REFUSAL_MAX = 1000  # the refusal's reason, in words (kept as a sentence, not in a column)
 PRESET_NAMES = tuple(PRESETS)
 
 
@@ -164,6 +190,12 @@ EVENT_READERS: dict[str, Reader] = {
     "verification": _in(Event, "verification"),
     "public_pages": _in(Event, "public_pages"),
 }
+# The sign-up settings, and their values in a document written before they were exported.
+REGISTRATION_SETTINGS_READERS: dict[str, tuple[Reader, Any]] = {
+    "registration": (_in(Event, "registration"), "closed"),
+    "capacity": (_in(Event, "capacity", within=limits.CAPACITY), None),
+    "registration_closes_at": (_in(Event, "registration_closes_at"), None),
+}
 SEASON_READERS: dict[str, Reader] = {
     "starts_on": _in(Season, "starts_on"),
     "ends_on": _in(Season, "ends_on"),
@@ -239,8 +271,40 @@ PAIRING_READERS: dict[str, Reader] = {
     "points_set_by_organiser": _in(Pairing, "points_set_by_organiser"),
     "played_late": _in(Pairing, "played_late"),
 }
+
+
+def read_language(raw: Any, where: Said) -> str:
+    """The language a sign-up was made in: one this server speaks (its messages are written in
+    it), as the column holds it."""
+    language = Text("language", 8, required=True, clean=False).read(raw, where)
+    try:
+        get_supported_language_variant(language)
+    except LookupError:
+        refuse(
+            where,
+            N_("the language %(value)s is not one this server speaks.", value=shown(raw)),
+        )
+    return language
+
+
+REGISTRATION_READERS: dict[str, Reader] = {
+    "name": _in(Registration, "name"),
+    "status": _in(Registration, "status"),
+    "waiting_order": _in(Registration, "waiting_order", within=WAITING_ORDER),
+    "language": Custom("language", read_language),
+    "created_at": Moment("created_at", null=True),  # none: now, as at sign-up
+    "decided_at": _in(Registration, "decided_at"),
+}
+REGISTRANT_READERS: dict[str, Reader] = {
+    "name": _in(Registrant, "name"),
+    "email": _in(Registrant, "email"),
+    "emails_stopped": _in(Registrant, "emails_stopped"),
+}
 # Every field the export writes has its reader here (the rules are read with their preset).
-assert set(EVENT_READERS) | {"rules"} == set(EVENT_FIELDS)
+assert set(EVENT_READERS) | {"rules"} | set(REGISTRATION_SETTINGS_READERS) == set(EVENT_FIELDS)
+assert set(REGISTRATION_SETTINGS_READERS) == set(REGISTRATION_SETTINGS)
+assert set(REGISTRATION_READERS) == set(REGISTRATION_FIELDS)
+assert set(REGISTRANT_READERS) | {"position"} == set(REGISTRANT_FIELDS)
 assert set(ENTRY_READERS) == set(ENTRY_FIELDS)
 assert set(GAME_READERS) | {"rules"} == set(GAME_FIELDS)
 assert set(HAND_READERS) == set(HAND_FIELDS)
@@ -281,6 +345,8 @@ class Document:
     games: list[GameRow]  # links: ns_team, ew_team, the four seats
     pairings: list[DocumentRow]  # links: round, table, home, away, home_team, away_team, game, …
     substitutions: list[DocumentRow]  # links: game, entry, replaced, substitute
+    # links: entry; values: the registration's, with "registrants" (DocumentRows, links: player)
+    registrations: list[DocumentRow] = field(default_factory=list)
 
 
 def need(data: Any, key: str, where: Said) -> Any:
@@ -350,6 +416,7 @@ def read(data: Any) -> Document:
     games = _games(data, {row.key for row in teams}, player_refs)
     pairings = _pairings(data, rounds, tables, entries, teams, games)
     substitutions = _substitutions(data, games, entries, player_refs)
+    registrations = _registrations(data, {row.key for row in entries}, player_refs, individual)
     document = Document(
         clubs=clubs,
         event=event,
@@ -362,6 +429,7 @@ def read(data: Any) -> Document:
         games=games,
         pairings=pairings,
         substitutions=substitutions,
+        registrations=registrations,
     )
     clash = first_clash(document)
     if clash:
@@ -466,6 +534,8 @@ def _event(raw: Any, slugs: set[str]) -> DocumentRow:
     club = _link(raw, "club", slugs, N_("a club's slug"), where, required=True)
     values = _values(raw, EVENT_READERS, where)
     values["rules"] = read_rules(need(raw, "rules", where), where).to_dict()
+    for name, (reader, absent) in REGISTRATION_SETTINGS_READERS.items():
+        values[name] = reader.read(raw[name], where) if name in raw else absent
     try:
         check_event_settings(Event(**values))
     except InvalidInput as exc:
@@ -794,6 +864,119 @@ def _substitutions(
     return rows
 
 
+def _registrations(
+    data: Any, entries: set[int], players: set[int], individual: bool
+) -> list[DocumentRow]:
+    """The sign-ups, each with its players; none in a document written before they were
+    exported."""
+    if not isinstance(data, Mapping) or "registrations" not in data:
+        return []
+    rows = []
+    for position, raw in _rows(data, "registrations", N_("Registration")):
+        where = N_("Registration %(position)s of the file", position=position)
+        values = _values(raw, REGISTRATION_READERS, where)
+        values["refusal"] = Text("refusal", REFUSAL_MAX).read(raw.get("refusal"), where)
+        links = {"entry": _link(raw, "entry", entries, N_("an entry"), where)}
+        status = values["status"]
+        waiting = status == RegistrationStatus.WAITING
+        if waiting and values["waiting_order"] is None:
+            refuse(where, N_("a sign-up on the waiting list needs its waiting_order."))
+        if not waiting and values["waiting_order"] is not None:
+            refuse(where, N_("only a sign-up on the waiting list has a waiting_order."))
+        still_waiting = (RegistrationStatus.PENDING, RegistrationStatus.WAITING)
+        if status in still_waiting and links["entry"] is not None:
+            refuse(where, N_("a sign-up still pending or waiting holds no entry."))
+        values["registrants"] = _registrants(raw, where, players, individual)
+        rows.append(DocumentRow(where, values, position=position, links=links))
+    return rows
+
+
+def _registrants(
+    raw: Mapping[str, Any], where: Said, players: set[int], individual: bool
+) -> list[DocumentRow]:
+    """A sign-up's players: one in an individual event, two in a team event (as at sign-up),
+    numbered 1, 2 in order, each with their own email."""
+    raws = need(raw, "registrants", where)
+    wanted = 1 if individual else 2
+    if not isinstance(raws, list) or len(raws) != wanted:
+        said = (
+            N_("its registrants %(value)s are not a list of one player (an individual event).")
+            if individual
+            else N_("its registrants %(value)s are not a list of two players (a team event).")
+        )
+        refuse(where, said.with_params(value=shown(raws)))
+    rows: list[DocumentRow] = []
+    for position, one in enumerate(raws, start=1):
+        here = N_("%(where)s, player %(position)s", where=where, position=position)
+        if not isinstance(one, Mapping):
+            refuse(here, N_("it is %(value)s, not an object.", value=shown(one)))
+        number = Whole("position", 1, wanted).read(need(one, "position", here), here)
+        if number != position:
+            refuse(here, N_("a sign-up's players must be numbered 1, 2 in order."))
+        values = {"position": number, **_values(one, REGISTRANT_READERS, here)}
+        if not values["email"]:
+            refuse(here, N_("the %(label)s is empty.", label="email"))
+        links = {"player": _link(one, "player", players, N_("a player"), here)}
+        rows.append(DocumentRow(here, values, position=position, links=links))
+    repeat = _first_repeat((row.position, row.values["email"].lower()) for row in rows)
+    if repeat:
+        first, second, email = repeat
+        refuse(
+            where,
+            N_(
+                "its players %(first)s and %(second)s have one email, %(email)s: each player "
+                "signs up with their own.",
+                first=first,
+                second=second,
+                email=shown(email),
+            ),
+        )
+    return rows
+
+
+def _registration_clash(rows: list[DocumentRow]) -> Said | None:
+    """Two sign-ups the event cannot hold both of: one place on the waiting list, one entry,
+    or one email signed up twice while both are active (pending, registered or waiting)."""
+    repeat = _first_repeat(
+        (row.position, row.values["waiting_order"])
+        for row in rows
+        if row.values["status"] == RegistrationStatus.WAITING
+    )
+    if repeat:
+        first, second, order = repeat
+        return N_(
+            "Registrations %(first)s and %(second)s of the file both have waiting order %(value)s.",
+            first=first,
+            second=second,
+            value=order,
+        )
+    repeat = _first_repeat((row.position, row.links["entry"]) for row in rows)
+    if repeat:
+        first, second, entry = repeat
+        return N_(
+            "Registrations %(first)s and %(second)s of the file both became entry %(value)s.",
+            first=first,
+            second=second,
+            value=entry,
+        )
+    repeat = _first_repeat(
+        (row.position, one.values["email"].lower())
+        for row in rows
+        if row.values["status"] in ACTIVE_STATUSES
+        for one in row.values["registrants"]
+    )
+    if repeat:
+        first, second, email = repeat
+        return N_(
+            "Registrations %(first)s and %(second)s of the file both sign up %(value)s, and an "
+            "email signs up once while its sign-up is pending, registered or waiting.",
+            first=first,
+            second=second,
+            value=shown(email),
+        )
+    return None
+
+
 # --- rows that must be unique -----------------------------------------------------------------
 
 
@@ -898,4 +1081,4 @@ def first_clash(document: Document) -> Said | None:
             table=table,
             round=round_number,
         )
-    return None
+    return _registration_clash(document.registrations)

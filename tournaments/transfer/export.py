@@ -5,6 +5,25 @@ by name, the rest by id, which is the order the import creates them in), so an e
 imported and exported again gives the same document. Table codes are not exported: the
 import issues fresh ones, so a file that leaks opens no table. Generation and report jobs,
 the change history and rollbacks stay behind.
+
+The players' own sign-ups travel with the event: its sign-up settings (``registration``,
+``capacity``, ``registration_closes_at``, among the event's fields) and ``registrations``, each
+with its status, place on the waiting list, the entry it became (by the entry's ref), language,
+times, the refusal's reason (as English words) and its players (name, email, position, whether
+they stopped the e-mails, and their player's ref when that player is one of the file's). What
+stays behind, and why:
+
+- the players' private links (``Registrant.secret``): a link is a credential, and a file is
+  copied and mailed about; the import makes new links, so the old ones open nothing on the new
+  server, and the next message each player is sent carries their new one;
+- the address the sign-up came through (``base_url``): it is the old server's; the import puts
+  the new server's own address (``REPORTS_BASE_URL``, as on its table cards) in its place;
+- browser push subscriptions and the outbox (messages queued, sent or failed): they are bound
+  to a browser on the old server and to deliveries already made; the import tells no one
+  anything (see ``import_``), and the next change is told as usual, by e-mail.
+
+Documents written before registrations were exported have none of these: the import reads them
+as an event closed to sign-ups, with no registration.
 """
 
 from __future__ import annotations
@@ -12,12 +31,13 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from kaiser_club.models import Club, Player
+from kaiser_club.sentences import read_back
 from scoring.models import Game, Hand, Team
 
-from ..models import Entry, Event, Pairing, Round, Substitution, Table
+from ..models import Entry, Event, Pairing, Registrant, Registration, Round, Substitution, Table
 
 FORMAT_NAME = "kaiser-club-event"
 FORMAT_VERSION = 1
@@ -46,7 +66,12 @@ EVENT_FIELDS = [
     "knockout_kind",
     "verification",
     "public_pages",
+    "registration",
+    "capacity",
+    "registration_closes_at",
 ]
+# The event's sign-up settings: absent from documents written before they were exported.
+REGISTRATION_SETTINGS = ["registration", "capacity", "registration_closes_at"]
 ENTRY_FIELDS = [
     "name",
     "seed",
@@ -115,6 +140,8 @@ PAIRING_FIELDS = [
     "played_late",
 ]
 SEATS = ["north", "east", "south", "west"]
+REGISTRATION_FIELDS = ["name", "status", "waiting_order", "language", "created_at", "decided_at"]
+REGISTRANT_FIELDS = ["position", "name", "email", "emails_stopped"]
 
 
 def plain(value: Any) -> Any:
@@ -186,6 +213,12 @@ def event_export(*, event: Event) -> dict[str, Any]:
     entry_ref = _refs([e.id for e in entries])
     game_ref = _refs([g.id for g in games])
     pairing_ref = _refs([p.id for p in pairings])
+    registrations = list(Registration.objects.filter(event=event).order_by("id"))
+    registrants: dict[int, list[Registrant]] = {}
+    for registrant in Registrant.objects.filter(registration__event=event).order_by(
+        "registration_id", "position"
+    ):
+        registrants.setdefault(registrant.registration_id, []).append(registrant)
 
     def club_slug(club_id: int | None) -> str | None:
         return clubs[club_id].slug if club_id else None
@@ -269,4 +302,26 @@ def event_export(*, event: Event) -> dict[str, Any]:
             }
             for s in subs
         ],
+        "registrations": [
+            {
+                **_fields(r, REGISTRATION_FIELDS),
+                "entry": entry_ref.get(r.entry_id) if r.entry_id else None,
+                "refusal": _refusal(r),
+                "registrants": [
+                    {
+                        **_fields(one, REGISTRANT_FIELDS),
+                        "player": player_ref.get(one.player_id) if one.player_id else None,
+                    }
+                    for one in registrants.get(r.id, [])
+                ],
+            }
+            for r in registrations
+        ],
     }
+
+
+def _refusal(registration: Registration) -> str:
+    """Why the sign-up was refused, in English words ("" when no reason was kept): the kept
+    sentence's template and parameters are the app's, never read from a file."""
+    with translation.override("en"):
+        return read_back(registration.refusal_said, "")

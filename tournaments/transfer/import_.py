@@ -24,6 +24,11 @@ every row that must be unique, every game's hands replayed through the rules eng
 scores, winners and ends in the file are never read). A refusal names the file's row; should
 the database still refuse a row, the answer names the file's rows that clash, never the
 database's words. The season is found by its club and name. Tables get fresh codes.
+
+The players' sign-ups are written as the file has them (their waiting list in its order), each
+player with a new private link (``export`` says what stays behind). An import tells no one
+anything (``outbox.receivers.quiet``): its rounds, a finished event and withdrawn entries are
+the old server's news, told there already, and the waiting list is not moved on by it.
 """
 
 from __future__ import annotations
@@ -35,6 +40,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import DataError, IntegrityError, models, transaction
 from django.utils import timezone
@@ -46,12 +52,23 @@ from kaiser_club.people import Choice
 from kaiser_club.request_limits import nesting_depth_exceeds, too_deep_text
 from kaiser_club.roles import Role
 from kaiser_club.selectors import AnyUser, club_ids_with_role
-from kaiser_club.sentences import N_, Said
+from kaiser_club.sentences import N_, Said, stored
 from scoring.models import Game, Hand, Team
 from scoring.rows_and_rules import state_fields
 
 from ..choices import ResultKind
-from ..models import Entry, Event, Pairing, Round, Season, Substitution, Table
+from ..models import (
+    Entry,
+    Event,
+    Pairing,
+    Registrant,
+    Registration,
+    Round,
+    Season,
+    Substitution,
+    Table,
+)
+from ..outbox.receivers import quiet
 from ..services.entries import team_for
 from ..services.results import outcome_of_game
 from ..services.tables import new_code
@@ -287,7 +304,7 @@ def _run(data: Any, scope: _Scope, *, preview: bool) -> ImportResult | ImportPre
     document = read(data)
     scope.preview, scope.data = preview, data
     try:
-        with transaction.atomic():
+        with transaction.atomic(), quiet():
             event = _write(document, scope)
             if preview:
                 raise _RolledBack(_preview_of(event, scope))
@@ -372,6 +389,7 @@ def _write(doc: Document, scope: _Scope) -> Event:
             substitute=players[row.links["substitute"]],
             **row.values,
         )
+    _registrations(doc, event, entries, players, scope)
     return event
 
 
@@ -682,6 +700,52 @@ def _pairings(
             row.winner_to, row.loser_to = one(rows, winner_to), one(rows, loser_to)
             linked.append(row)
     Pairing.objects.bulk_update(linked, ["winner_to", "loser_to"])
+
+
+def _registrations(
+    doc: Document,
+    event: Event,
+    entries: Mapping[int, Entry],
+    players: Mapping[int, Player],
+    scope: _Scope,
+) -> None:
+    """The sign-ups as the file has them, each player with a new private link (the model's
+    default); their times put back after (``created_at`` is set on creation)."""
+    base_url = str(getattr(settings, "REPORTS_BASE_URL", ""))[:200]
+    rows: list[tuple[DocumentRow, Registration]] = []
+    for file_row in doc.registrations:
+        scope.writing = file_row.where
+        values = {k: v for k, v in file_row.values.items() if k not in ("registrants", "refusal")}
+        entry = file_row.links["entry"]
+        row = Registration(
+            event=event,
+            entry=None if entry is None else entries[entry],
+            base_url=base_url,
+            refusal_said=stored(file_row.values["refusal"]) if file_row.values["refusal"] else None,
+            **values,
+        )
+        checked(row, file_row.where)
+        rows.append((file_row, row))
+    scope.writing = N_("The registrations")
+    Registration.objects.bulk_create([row for _, row in rows])
+    now = _now()
+    for file_row, row in rows:
+        row.created_at = file_row.values["created_at"] or now
+    Registration.objects.bulk_update([row for _, row in rows], ["created_at"])
+    registrants = []
+    for file_row, row in rows:
+        for one in file_row.values["registrants"]:
+            scope.writing = one.where
+            player = one.links["player"]
+            registrant = Registrant(
+                registration=row,
+                player=None if player is None else players[player],
+                **one.values,
+            )
+            checked(registrant, one.where)
+            registrants.append(registrant)
+    scope.writing = N_("The registrations")
+    Registrant.objects.bulk_create(registrants)
 
 
 def _now() -> dt.datetime:

@@ -49,6 +49,7 @@ ROW_NAMES = (
     "Game",
     "Pairing",
     "Substitution",
+    "Registration",
 )
 
 
@@ -178,12 +179,14 @@ def row_counts() -> dict[str, int]:
     from kaiser_club.models import Club, Player
     from scoring.models import Hand
     from scoring.models import Team as ScoringTeam
-    from tournaments.models import Entry, Round, Season, Substitution
+    from tournaments.models import Entry, Registrant, Registration, Round, Season, Substitution
 
     models = [Club, Player, ScoringTeam, Season, Event, Entry, Round, Table, Game, Hand, Pairing]
     counts = {model.__name__: model._default_manager.count() for model in models}
     counts["Hand"] = Hand.with_pending.count()
     counts["Substitution"] = Substitution.objects.count()
+    counts["Registration"] = Registration.objects.count()
+    counts["Registrant"] = Registrant.objects.count()
     return counts
 
 
