@@ -273,6 +273,32 @@ def round_clock(pairings: list[Pairing], now: datetime | None = None) -> RoundCl
     return RoundClock("none")
 
 
+def round_rows(*, event_id: int, number: int) -> str | None:
+    """The rows a round's page shows beyond what the event's results counter covers: the
+    event's rounds (the page's tabs and the round's state), and the games and tables of the
+    round's pairings, as the versions PostgreSQL keeps of those rows (``xmin``, as
+    ``sheet_rows``). A look-up by the event's rounds and one round's pairings, whatever the
+    event's size. None when the event has no such round."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT string_agg(version, ',' ORDER BY what) FROM ("
+            f"SELECT 'r' || r.id AS what, r.number AS number, r.xmin::text AS version "
+            f"FROM {Round._meta.db_table} r WHERE r.event_id = %s "
+            "UNION ALL "
+            "SELECT 'p' || p.id, NULL, "
+            "COALESCE(g.xmin::text, '-') || ':' || COALESCE(t.xmin::text, '-') "
+            f"FROM {Pairing._meta.db_table} p "
+            f"JOIN {Round._meta.db_table} pr ON pr.id = p.round_id AND pr.number = %s "
+            f"LEFT JOIN {Game._meta.db_table} g ON g.id = p.game_id "
+            f"LEFT JOIN {Table._meta.db_table} t ON t.id = p.table_id "
+            "WHERE p.event_id = %s"
+            ") shown HAVING bool_or(number = %s)",
+            [event_id, number, event_id, number],
+        )
+        row = cursor.fetchone()
+    return None if row is None or row[0] is None else str(row[0])
+
+
 def sheet_rows(*, event_id: int, pairing_id: int) -> str | None:
     """The rows a game's score sheet shows beyond what the event's results counter covers
     (its game, whose row every hand writes; its round; its table), as the versions of those

@@ -59,7 +59,7 @@ from django.utils import translation
 from django.utils.cache import get_conditional_response
 
 from ..standings.versions import Versions, live_versions
-from .selectors import sheet_rows
+from .selectors import round_rows, sheet_rows
 
 CSRF_MARK = "kaiser-csrf-mark-8f2c"
 NOW_MARK = "98765432101234"  # digits, where the page says the server's time in ms
@@ -69,6 +69,7 @@ MARKS = re.compile(f"({re.escape(CSRF_MARK)}|{re.escape(NOW_MARK)})".encode())
 PUBLIC_PAGE = re.compile(r"^/e/(\d{1,12})/(?!standings\.csv)")
 GAME_SHEET = re.compile(r"^/e/(\d{1,12})/games/(\d{1,12})/$")
 STANDINGS = re.compile(r"^/e/(\d{1,12})/standings/$")
+ROUND = re.compile(r"^/e/(\d{1,12})/rounds/(\d{1,12})/$")
 STORE_SECONDS = 24 * 60 * 60  # keys name their version: the timeout only clears old ones
 RENDERING_SECONDS = 10  # a rendering that died holds its page's lock no longer than this
 FIRST_WAIT_SECONDS = 2.0  # how long a request waits for another's first rendering of a page
@@ -159,14 +160,18 @@ def _get(key: str, version: str, now: float) -> Stored | None:
 def page_rows(path: str, event_id: int, versions: Versions) -> str | None:
     """The token of what a page shows, for the pages that show less than the live counter
     follows: the standings (what the results counter covers: they show who is playing whom,
-    not the running score) and a game's score sheet (its game, round and table besides, on
+    not the running score), a game's score sheet (its game, round and table besides, on
+    PostgreSQL) and a round's page (the event's rounds, its games and tables besides, on
     PostgreSQL); None for the others, which change with any hand of the event."""
     if STANDINGS.match(path) is not None:
         return versions.results
-    match = GAME_SHEET.match(path)
-    if match is None or connection.vendor != "postgresql":
+    if connection.vendor != "postgresql":
         return None
-    rows = sheet_rows(event_id=event_id, pairing_id=int(match[2]))
+    rows = None
+    if (match := GAME_SHEET.match(path)) is not None:
+        rows = sheet_rows(event_id=event_id, pairing_id=int(match[2]))
+    elif (match := ROUND.match(path)) is not None:
+        rows = round_rows(event_id=event_id, number=int(match[2]))
     return None if rows is None else f"{versions.results}|{rows}"
 
 
