@@ -49,7 +49,7 @@ from tests.tournaments.helpers import winning_hand
 from tests.two_clubs import changes, snapshot
 from tournaments import services as events
 from tournaments.choices import EventKind
-from tournaments.models import Entry, Event, Pairing
+from tournaments.models import Entry, Event, Pairing, Round
 
 NIGHT, TOURNAMENT = EventKind.CLUB_NIGHT, EventKind.TOURNAMENT
 ON, OFF = True, False
@@ -314,6 +314,39 @@ def clubs_scene() -> Scene:
     return Scene(club=a, users=_users(a), event=event, players=players, teams=teams)
 
 
+def team_entered_scene() -> Scene:
+    """``clubs_scene`` with Regina Aces (Ann and Al) entered."""
+    scene = clubs_scene()
+    assert scene.event is not None
+    events.entry_register_team_unchecked(
+        event=scene.event, player_one=scene.players["a1"], player_two=scene.players["a2"]
+    )
+    return scene
+
+
+def played_scene() -> Scene:
+    """``team_entered_scene`` with Regina Kings entered too, and a first game between the two
+    decided (a forfeit: a result under the entries' players)."""
+    scene = team_entered_scene()
+    assert scene.event is not None
+    kings = events.entry_register_team_unchecked(
+        event=scene.event, player_one=scene.players["a3"], player_two=scene.players["a4"]
+    )
+    aces = Entry.objects.get(event=scene.event, team=scene.teams["a"])
+    first = Round.objects.create(event=scene.event, number=1)
+    Pairing.objects.create(
+        event=scene.event,
+        round=first,
+        home=aces,
+        away=kings,
+        home_team=aces.team,
+        away_team=kings.team,
+        result="forfeit",
+        winner_side="home",
+    )
+    return scene
+
+
 # --- The doors ---------------------------------------------------------------------------------
 
 
@@ -448,6 +481,24 @@ def _entry_page(scene: Scene, client: Client, objects: dict[str, Any]) -> Any:
     return client.post(f"/events/{_event_id(scene)}/entries/add/", body)
 
 
+def _entered_url(scene: Scene) -> str:
+    entry = Entry.objects.get(event=scene.event, team=scene.teams["a"])
+    return f"/events/{_event_id(scene)}/entries/{entry.id}/"
+
+
+def _api_entry_change(scene: Scene, client: Client, objects: dict[str, Any]) -> Any:
+    one, two = _pair(scene, objects)
+    body = {"player_one": one.id, "player_two": two.id}
+    return client.patch(f"/api{_entered_url(scene)}", body, format="json")
+
+
+def _entry_change_page(scene: Scene, client: Client, objects: dict[str, Any]) -> Any:
+    one, two = _pair(scene, objects)
+    return client.post(
+        f"{_entered_url(scene)}edit/", {"player_one": one.name, "player_two": two.name}
+    )
+
+
 def _csv(scene: Scene, objects: dict[str, Any]) -> str:
     one, two = _pair(scene, objects)
     return f"player_one,player_two\n{one.name},{two.name}\n"
@@ -526,6 +577,8 @@ DOORS = {
         Door("entries API", "api", _api_entry),
         Door("add-entry page", "page", _entry_page),
         Door("CSV import page", "page", _csv_page),
+        Door("entry change API", "api", _api_entry_change),
+        Door("entry change page", "page", _entry_change_page),
         Door("CSV import API", "api", _csv_api),
         Door("teams API", "api", _api_team),
         Door("games API, new game", "api", _api_game),
@@ -584,8 +637,9 @@ def _reopened(scene: Scene, objects: dict[str, Any]) -> None:
 
 
 def _entered(records: str) -> Callable[[Scene, dict[str, Any]], None]:
-    """The event's one entry holds: the very records named ("same"), records of no club now
-    the club's visitors ("adopted"), or new visitors of the club by the names typed ("new")."""
+    """The event's one entry (changed or made) holds: the very records named ("same"), records
+    of no club now the club's visitors ("adopted"), or new visitors of the club by the names
+    typed ("new")."""
 
     def check(scene: Scene, objects: dict[str, Any]) -> None:
         entry = Entry.objects.select_related("team").get(event=scene.event)
@@ -671,6 +725,11 @@ PLAYED_ON = (
     "then change the result."
 )
 BY_NAME = ("add-entry page", "CSV import page", "CSV import API")
+CHANGE = ("entry change API", "entry change page")
+PLAYED = (
+    "A game of Regina Aces has been played, so its players can no longer change. Record a "
+    "substitution on the game where someone else plays instead."
+)
 
 
 def hand_case(actor: str, kind: str, verification: bool, started: bool, expect: Any) -> Case:
@@ -942,6 +1001,51 @@ CASES: list[Case] = [
         clubs_scene,
         ENTRIES,
         Allowed("the records, now visitors of club A", _entered("adopted")),
+    ),
+    # --- Changing an entry's players (issue 29) ---
+    Case(
+        "entry changed to club B's members, by id",
+        "organiser",
+        {"players": ("b1", "b2")},
+        team_entered_scene,
+        ("entry change API",),  # the page takes names (next case)
+        Refused(400, NO_PLAYER),
+    ),
+    Case(
+        "entry changed to club B's members, by name",
+        "organiser",
+        {"players": ("b1", "b2")},
+        team_entered_scene,
+        ("entry change page",),
+        Allowed(
+            "two new visitors of club A by those names; B's records untouched", _entered("new")
+        ),
+    ),
+    Case(
+        "entry changed to club A's members",
+        "organiser",
+        {"players": ("a1", "a3")},
+        team_entered_scene,
+        CHANGE,
+        Allowed("the members' own records", _entered("same")),
+    ),
+    Case(
+        "entry changed to records of no club",
+        "organiser",
+        {"players": ("none1", "none2")},
+        team_entered_scene,
+        CHANGE,
+        Allowed("the records, now visitors of club A", _entered("adopted")),
+    ),
+    Case(
+        "entry's players changed once its first game has a result",
+        "organiser",
+        {"players": ("a1", "a3")},
+        played_scene,
+        (
+            "entry change API",
+        ),  # the page shows the players fixed (tests/tournaments/test_entry_edit.py)
+        Refused(400, PLAYED),
     ),
     # --- The organiser corrects a past hand (the game page, as the API) ---
     Case(
