@@ -324,3 +324,20 @@ def test_the_rating_column_shows_the_players_rating_when_none_was_typed(client):
     assert rows["Team 2"] == 0  # typed: shown, even 0
     unrated = [n for n in ("Team 3", "Team 4") if rows[n] is None]
     assert len(unrated) == 1  # the team that lost to Team 1 is rated; the other has not played
+
+
+def test_the_entrys_page_speaks_french(client, settings):
+    event = make_event(teams=4)
+    generate(event)
+    services.round_start_unchecked(round_=Round.objects.get(event=event, number=1))
+    entry = _entry(event, 1)
+    win_for(Pairing.objects.get(_plays(entry), round__number=1), entry)
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "fr"
+    client.force_login(_organiser(event))
+    page = client.get(f"/events/{event.id}/entries/{entry.id}/edit/").content.decode()
+    assert "Modifier Team 1" in page
+    assert "Fixée dès que la première ronde existe." in page
+    assert "enregistrez plutôt un remplacement sur sa page" in page
+    body = {"player_one": "T1a", "player_two": "T1b", "name": "Team 1", "rating": "99999"}
+    refused = client.post(f"/events/{event.id}/entries/{entry.id}/edit/", body)
+    assert refused.status_code == 400 and "10000" in refused.content.decode()

@@ -53,6 +53,9 @@ def organiser_pages(world) -> list[str]:
     for event in world.events.values():
         e = f"/events/{event.id}/"
         pages += [e, f"{e}entries/", f"{e}tables/", f"{e}settings/", f"/events/{event.id}/reports/"]
+        first_entry = event.entries.order_by("id").first()
+        if first_entry is not None:  # its page to change it (the seed and players as allowed)
+            pages.append(f"{e}entries/{first_entry.id}/edit/")
         if event.is_bracket or event.format == "pools":
             pages.append(f"{e}bracket/")
         if event.round_set.exists():
