@@ -28,6 +28,7 @@ MAX_ROWS = {
     "games": 2_000,
     "pairings": 2_500,
     "substitutions": 500,
+    "registrations": 1_000,  # every entry's sign-up, and as many waiting, pending or refused
 }
 MAX_HANDS = 25_000  # every game's hands together
 

@@ -156,9 +156,30 @@ def assert_every_read_answers(event: Event, organiser: Any = None) -> int:
         status = _get(staff, url)
         if status != 200:
             wrong.append((url, status))
+    # The sign-ups: the organiser's list, each player's own page (by its new private link),
+    # and the sign-up form of an event that takes sign-ups.
+    from tournaments.models import Registrant
+
+    e = event.id
+    for url in (f"/events/{e}/sign-ups/", f"/api/events/{e}/registrations/"):
+        status = _get(signed_in, url)
+        if status != 200:
+            wrong.append((url, status))
+    owns = [
+        f"/e/{e}/me/{secret}/"
+        for secret in Registrant.objects.filter(registration__event=event)
+        .order_by("id")
+        .values_list("secret", flat=True)[:4]
+    ]
+    if event.registration != "closed":
+        owns.append(f"/e/{e}/register/")
+    for url in owns:
+        status = _get(anonymous, url)
+        if status != 200:
+            wrong.append((url, status))
     # A table's tablet: its code opens its page, which shows the table's current game.
     tablet = Client()
-    reads = len(public) + len(organiser_urls) + len(staff_urls)
+    reads = len(public) + len(organiser_urls) + len(staff_urls) + 2 + len(owns)
     for table in Table.objects.filter(event=event, code__isnull=False)[:3]:
         opened = tablet.get(f"/t/{table.code}/")
         reads += 1

@@ -14,13 +14,20 @@ from rest_framework.test import APIClient
 
 from kaiser_club.actors import Actor
 from kaiser_club.roles import Role
+from kaiser_club.sentences import stored
 from tests.factories import member
+from tests.tournaments.helpers import generate, make_event
 from tests.tournaments.registrations.world import first, open_event, pair, sign_up
 from tournaments.models import Event, OutboxMessage, Registrant, Registration
 from tournaments.services import registrations as reg
 from tournaments.transfer import event_export, event_import
 
-from .reads import post_import, refusal_is_a_sentence_about_the_file, row_counts
+from .reads import (
+    assert_every_read_answers,
+    post_import,
+    refusal_is_a_sentence_about_the_file,
+    row_counts,
+)
 from .test_round_trip import without_moment
 
 pytestmark = pytest.mark.django_db
@@ -48,6 +55,42 @@ def signed_up_event() -> Event:
     sign_up(event, pair("Ivy", "ivy@example.org", "Jo", "jo@example.org"))
     refused = sign_up(event, pair("Kim", "kim@example.org", "Lu", "lu@example.org"))
     reg.registration_refuse_by(actor=organiser, registration=refused, reason="Members only")
+    return event
+
+
+def with_sign_ups(event: Event) -> Event:
+    """The event (entered already) taking sign-ups on approval, with four: its first entry's,
+    registered; one waiting; one pending; one refused with a reason. Written as rows, as an
+    event whose draw has started takes no new entry by sign-up."""
+    Event.objects.filter(id=event.id).update(
+        registration="approval", capacity=event.entries.count()
+    )
+    event.refresh_from_db()
+    entry = event.entries.select_related("team").order_by("id").first()
+    assert entry is not None
+    players = (
+        [entry.player] if entry.team is None else [entry.team.player_one, entry.team.player_two]
+    )
+    for n, status in enumerate(["registered", "waiting", "pending", "refused"], start=1):
+        row = Registration.objects.create(
+            event=event,
+            name="" if event.individual else f"Sign-up {n}",
+            status=status,
+            waiting_order=1 if status == "waiting" else None,
+            entry=entry if status == "registered" else None,
+            refusal_said=stored("Members only") if status == "refused" else None,
+            language="fr" if n % 2 else "en",
+        )
+        for position, player in enumerate(players, start=1):
+            assert player is not None
+            Registrant.objects.create(
+                registration=row,
+                position=position,
+                name=player.name if status == "registered" else f"Signer {n}.{position}",
+                email=f"signer{n}.{position}@example.org",
+                player=player if status == "registered" else None,
+                emails_stopped=status == "refused",
+            )
     return event
 
 
@@ -261,3 +304,26 @@ def test_an_email_signed_up_again_after_a_refusal_is_imported():
     assert (
         Registrant.objects.filter(registration__event=copy_, email="kim@example.org").count() == 2
     )
+
+
+@pytest.mark.parametrize(("format", "teams"), [("progressive", 8), ("double_elimination", 6)])
+def test_sign_ups_of_a_drawn_event_round_trip_and_every_page_reads(format, teams):
+    """The damaged-file fuzz's events with sign-ups: each one's own page, by its new link, and
+    the organiser's list answer."""
+    event = make_event(teams=teams, format=format)
+    generate(event)
+    event = with_sign_ups(event)
+    document = event_export(event=event)
+    assert [r["status"] for r in document["registrations"]] == [
+        "registered",
+        "waiting",
+        "pending",
+        "refused",
+    ]
+    api = APIClient()
+    api.force_authenticate(member(event.club, Role.ORGANISER))
+    answer = post_import(api, document)
+    assert answer.status_code == 201, answer.content
+    copy_ = Event.objects.get(id=answer.json()["id"])
+    assert without_moment(event_export(event=copy_)) == without_moment(document)
+    assert_every_read_answers(copy_)
