@@ -111,6 +111,13 @@ def test_the_organisers_day(laptop: tuple[Any, Club], chromium: Any, live_server
     page.get_by_role("navigation").get_by_role("link", name="Registration").click()
     for name, first, second in TEAMS:
         _enter_team(page, name, first, second)
+    # A partner changes before the first round: the entry's page, prefilled.
+    page.get_by_role("link", name="Change Team Hearts").click()
+    expect(page.get_by_label("First player")).to_have_value("Hearts North")
+    page.get_by_label("Second player").fill("Hearts Partner")
+    page.get_by_role("button", name="Save").click()
+    expect(_messages(page)).to_contain_text("Team Hearts is changed.")
+    expect(page.locator("table.grid")).to_contain_text("Hearts North & Hearts Partner")
     page.get_by_role("button", name="Check everyone in").click()
     expect(_messages(page)).to_contain_text("8 entries checked in.")
 
