@@ -82,6 +82,38 @@ def club_game_with_a_misdeal(club_id: int) -> int:
     return game.id
 
 
+def open_sign_ups() -> tuple[int, str]:
+    """An open tournament taking sign-ups, two places: two pairs in, a third waiting. Its id
+    and the waiting pair's own page."""
+    from kaiser_club.actors import Actor
+    from kaiser_club.models import Club
+    from tests.tournaments.helpers import make_event
+    from tournaments.choices import RegistrationMode
+    from tournaments.models import Event
+    from tournaments.registration_selectors import own_page_path
+    from tournaments.services import registrations
+
+    club = Club.objects.get(slug="regina-kaiser")
+    event = make_event(teams=0, club=club)
+    Event.objects.filter(id=event.id).update(
+        name="Omnium de Moose Jaw", registration=RegistrationMode.OPEN, capacity=2
+    )
+    pairs = [("Aubin", "Dubé"), ("Fontaine", "Nakoochee"), ("Lapointe", "Makokis")]
+    waiting = None
+    for n, (first, second) in enumerate(pairs):
+        waiting = registrations.registration_submit(
+            actor=Actor.of(None),
+            event_id=event.id,
+            people=[
+                registrations.Person(f"Marie {first}", f"marie{n}@example.org"),
+                registrations.Person(f"Luc {second}", f"luc{n}@example.org"),
+            ],
+            base_url="http://127.0.0.1",
+        )
+    assert waiting is not None and waiting.status == "waiting"
+    return event.id, own_page_path(waiting.registrants.get(position=1))
+
+
 def load() -> PageList:
     """Loads the demo and lists its pages."""
     from django.test import TestCase
@@ -94,6 +126,8 @@ def load() -> PageList:
     with TestCase.captureOnCommitCallbacks(execute=True):
         call_command("load_demo", verbosity=0)
     double = double_elimination()
+    with TestCase.captureOnCommitCallbacks(execute=True):
+        signing_up, waiting_page = open_sign_ups()
     club = Club.objects.get(slug="regina-kaiser")
     t = Event.objects.get(name=TOURNAMENT_NAME)
     night = Event.objects.get(name=NIGHT_NAME)
@@ -148,5 +182,8 @@ def load() -> PageList:
         ("public season", f"/e/seasons/{season.id}/", False),
         ("projector", f"/e/{t.id}/projector/", False),
         ("club night standings", f"/e/{night.id}/standings/", False),
+        ("sign-ups (organiser)", f"/events/{signing_up}/sign-ups/", o),
+        ("sign-up", f"/e/{signing_up}/register/", False),
+        ("a waiting pair's own page", waiting_page, False),
     ]
     return pages
