@@ -9,7 +9,9 @@ kind; an individual progressive night; a single elimination with a third-place g
 replaces one value anywhere (or removes one key) with an extreme one: huge and negative
 integers, 1e308, "NaN" and other strings where numbers go, long and odd Unicode (bidi
 overrides, NUL, lone surrogates), nested lists, objects, null, or another valid value of any
-of the app's closed sets (a result, a stage, a format, a seat, a ref).
+of the app's closed sets (a result, a stage, a format, a seat, a ref, a sign-up's status or
+language). The bracket and the progressive night take sign-ups (registered, waiting, pending,
+refused), so the damage reaches the sign-ups and their players too.
 ``KAISER_FUZZ_EXAMPLES`` sets the number of examples (a bounded number by default, for CI).
 """
 
@@ -41,13 +43,14 @@ from tournaments.choices import (
     EventKind,
     EventStatus,
     Format,
+    RegistrationMode,
     ResultKind,
     RoundStatus,
     Seeding,
     SlotSide,
     Tiebreak,
 )
-from tournaments.models import Event, Pairing
+from tournaments.models import Event, Pairing, RegistrationStatus
 from tournaments.pairing.bracket import Stage
 from tournaments.transfer import event_export
 
@@ -58,6 +61,7 @@ from .reads import (
     row_counts,
 )
 from .test_every_hand_kind import every_kind_event
+from .test_registrations import with_sign_ups
 from .test_round_trip import swiss_event
 
 pytestmark = [pytest.mark.django_db, pytest.mark.long]
@@ -115,9 +119,12 @@ CHOICES = sorted(
             SuitChoice,
             TeamChoice,
             MisdealReasonChoice,
+            RegistrationStatus,
+            RegistrationMode,
         )
         for value in choices.values
     }
+    | {"en", "fr"}
     | {stage.value for stage in Stage}
     | set(PRESETS)
 )
@@ -184,9 +191,9 @@ def played_event(format: str, teams: int, **settings: Any) -> Event:
 def test_a_damaged_file_is_refused_in_a_sentence_or_imported_and_readable() -> None:
     events = [
         swiss_event(),
-        bracket_event(),
+        with_sign_ups(bracket_event()),
         every_kind_event("club", KaiserBid.TEAM)[0],
-        played_event("progressive", 8),
+        with_sign_ups(played_event("progressive", 8)),
         played_event("single_elimination", 6, third_place=True),
     ]
     documents = [event_export(event=event) for event in events]
