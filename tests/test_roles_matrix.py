@@ -687,6 +687,20 @@ ENDPOINTS += [
         "/events/{event}/entries/{entry}/check-in/",
         page_manage_event(302),
     ),
+    Endpoint(
+        "event entry change page",
+        "get",
+        "/events/{event}/entries/{entry}/edit/",
+        page_manage_event(200),
+    ),
+    # The entry has played: its seed and players are fixed, an empty form only clears its
+    # rating, and the organiser goes back to the entries.
+    Endpoint(
+        "event entry change",
+        "post",
+        "/events/{event}/entries/{entry}/edit/",
+        page_manage_event(302),
+    ),
     Endpoint("event round page", "get", "/events/{event}/rounds/{round}/", PAGE_READ_EVENT),
     Endpoint(
         "event round playing", "get", "/events/{event}/rounds/{round}/playing/", PAGE_READ_EVENT
