@@ -32,6 +32,11 @@ def _entry(event, n: int) -> Entry:
     return Entry.objects.select_related("team").get(event=event, name=f"Team {n}")
 
 
+def _team(entry: Entry) -> Team:
+    assert entry.team is not None
+    return entry.team
+
+
 def _refused(call, sentence: str) -> InvalidInput:
     with pytest.raises(InvalidInput) as refused:
         call()
@@ -42,12 +47,12 @@ def _refused(call, sentence: str) -> InvalidInput:
 def test_a_team_entry_takes_a_new_partner_before_its_games_are_played():
     event = make_event(teams=4)
     entry = _entry(event, 1)
-    old_team, keeper = entry.team, entry.team.player_one
+    old_team, keeper = _team(entry), _team(entry).player_one
     newcomer = player(name="Nell New")
     done = services.entry_update(
         actor=staff_actor(), entry=entry, seed=1, name="", player_two=newcomer
     )
-    team = Team.objects.get(id=done.team_id)
+    team = Team.objects.get(id=_team(done).id)
     assert {team.player_one_id, team.player_two_id} == {keeper.id, newcomer.id}
     assert done.team_id != old_team.id and done.name == "Team 1" and done.seed == 1
     old_team.refresh_from_db()  # the old partnership is kept as it was, for its other games
@@ -57,7 +62,7 @@ def test_a_team_entry_takes_a_new_partner_before_its_games_are_played():
 def test_the_same_players_in_either_order_change_nothing():
     event = make_event(teams=2)
     entry = _entry(event, 1)
-    one, two = entry.team.player_one, entry.team.player_two
+    one, two = _team(entry).player_one, _team(entry).player_two
     done = services.entry_update(
         actor=staff_actor(), entry=entry, seed=1, player_one=two, player_two=one
     )
@@ -66,7 +71,7 @@ def test_the_same_players_in_either_order_change_nothing():
 
 def test_a_player_of_another_entry_is_refused_with_its_name():
     event = make_event(teams=2)
-    taken = _entry(event, 2).team.player_one
+    taken = _team(_entry(event, 2)).player_one
     refusal = _refused(
         lambda: services.entry_update(
             actor=staff_actor(), entry=_entry(event, 1), seed=1, player_one=taken
@@ -81,7 +86,7 @@ def test_a_team_of_one_player_twice_is_refused():
     entry = _entry(event, 1)
     _refused(
         lambda: services.entry_update(
-            actor=staff_actor(), entry=entry, seed=1, player_two=entry.team.player_one
+            actor=staff_actor(), entry=entry, seed=1, player_two=_team(entry).player_one
         ),
         "A team needs two different players.",
     )
@@ -96,7 +101,7 @@ def test_another_clubs_player_is_refused_as_unknown():
             actor=staff_actor(), entry=_entry(event, 1), seed=1, player_one=stranger
         )
     assert str(stranger.id) in str(refused.value.message)
-    assert _entry(event, 1).team.player_one.name == "T1a"
+    assert _team(_entry(event, 1)).player_one.name == "T1a"
 
 
 def test_a_seed_taken_or_after_the_draw_is_refused():
@@ -120,9 +125,9 @@ def test_drawn_games_not_yet_played_seat_the_new_player():
     newcomer = player(name="Nell New")
     services.entry_update(actor=staff_actor(), entry=entry, seed=1, player_two=newcomer)
     row.refresh_from_db()
-    game = Game.objects.get(id=row.game_id)
+    game = Game.objects.get(pairing=row)
     seats = {game.north_id, game.south_id, game.east_id, game.west_id}
-    assert newcomer.id in seats and entry.team.player_two_id not in seats
+    assert newcomer.id in seats and _team(entry).player_two_id not in seats
     assert (
         row.home_team_id == _entry(event, 1).team_id or row.away_team_id == _entry(event, 1).team_id
     )
@@ -154,12 +159,12 @@ def test_players_are_fixed_once_a_game_of_the_entry_is_played():
 def test_typed_names_keep_the_players_named_and_find_or_make_the_others():
     event = make_event(teams=2)
     entry = _entry(event, 1)
-    keeper = entry.team.player_one
+    keeper = _team(entry).player_one
     before = Player.objects.count()
     done = services.entry_update_by_names(
         actor=staff_actor(), entry=entry, seed=1, player_one="T1a", player_two="Vi Visitor"
     )
-    team = Team.objects.select_related("player_one", "player_two").get(id=done.team_id)
+    team = Team.objects.select_related("player_one", "player_two").get(id=_team(done).id)
     assert keeper.id in (team.player_one_id, team.player_two_id)
     assert Player.objects.count() == before + 1
     assert Player.objects.get(name="Vi Visitor").host_club_id == event.club_id
@@ -188,8 +193,8 @@ def test_a_withdrawn_entry_of_the_same_pair_is_reinstated_not_copied():
             actor=staff_actor(),
             entry=_entry(event, 1),
             seed=1,
-            player_one=gone.team.player_one,
-            player_two=gone.team.player_two,
+            player_one=_team(gone).player_one,
+            player_two=_team(gone).player_two,
         ),
         "Team 2, withdrawn, is already these players' entry in this event: reinstate it instead.",
     )
@@ -246,7 +251,7 @@ def test_the_page_changes_a_player_and_goes_back_to_the_entries(client):
     body = {"player_one": "T1a", "player_two": "Nell New", "name": "Team 1", "seed": "1"}
     answer = client.post(f"/events/{event.id}/entries/{entry.id}/edit/", body)
     assert answer.status_code == 302 and answer["Location"] == f"/events/{event.id}/entries/"
-    team = Team.objects.select_related("player_two").get(id=_entry(event, 1).team_id)
+    team = Team.objects.select_related("player_two").get(id=_team(_entry(event, 1)).id)
     assert {team.player_one.name, team.player_two.name} == {"T1a", "Nell New"}
 
 
@@ -261,7 +266,7 @@ def test_the_page_shows_a_refusal_under_its_field(client):
     body["seed"] = "1"
     answer = client.post(f"/events/{event.id}/entries/{entry.id}/edit/", body)
     assert answer.context["form"].errors["player_one"] == ["T2a already plays in Team 2."]
-    assert _entry(event, 1).team.player_one.name == "T1a"
+    assert _team(_entry(event, 1)).player_one.name == "T1a"
 
 
 def test_the_page_offers_what_the_state_allows(client):
@@ -280,7 +285,7 @@ def test_the_page_offers_what_the_state_allows(client):
     answer = client.post(f"/events/{event.id}/entries/{entry.id}/edit/", body)
     assert answer.status_code == 302
     done = _entry(event, 1)
-    assert (done.seed, done.rating, done.team.player_one.name) == (1, 1610, "T1a")
+    assert (done.seed, done.rating, _team(done).player_one.name) == (1, 1610, "T1a")
 
 
 def test_the_page_of_an_entry_of_another_event_is_not_found(client):
@@ -302,7 +307,7 @@ def test_the_api_changes_players_by_id(client):
     assert answer.status_code == 200
     names = [p["name"] for p in answer.json()["players"]]
     assert sorted(names) == ["Nell New", "T1a"] and answer.json()["seed"] == 1
-    taken = _entry(event, 2).team.player_one
+    taken = _team(_entry(event, 2)).player_one
     answer = api.patch(url, {"player_one": taken.id}, format="json")
     assert answer.status_code == 400
     assert answer.json()["detail"] == "T2a already plays in Team 2."
