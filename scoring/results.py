@@ -102,6 +102,11 @@ def score_shown(score: int | None) -> str:
     return f"{MINUS}{-score}" if score < 0 else str(score)
 
 
+def score_change(change: int) -> str:
+    """A change of score as a page prints it: "+11", "+0", "−1" (a true minus sign)."""
+    return f"{MINUS}{-change}" if change < 0 else f"+{change}"
+
+
 def score_dash(first: int | None, second: int | None) -> str:
     """The dash between two scores: spaced where one is negative, which "19–-16" would hide."""
     negative = any(score is not None and score < 0 for score in (first, second))

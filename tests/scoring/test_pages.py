@@ -56,7 +56,7 @@ def test_the_game_page_shows_the_score_sheet() -> None:
     assert f"{game.ns_team} won by forfeit." in html
     assert "<strong>52</strong>" in html and "<strong>0</strong>" in html
     assert "11 <small>(+11)</small>" in html
-    assert "-1 <small>(-1)</small>" in html
+    assert "\u22121 <small>(\u22121)</small>" in html
 
 
 def test_pages_need_sign_in_and_a_visible_game() -> None:

@@ -29,3 +29,16 @@ def test_the_result_and_the_template_tag_print_the_same_pair():
         Context({"a": 19, "b": -16})
     )
     assert page == "19\u202f–\u202f\u221216"
+
+
+@pytest.mark.parametrize(
+    ("score", "change", "shown"),
+    [(52, 11, "52 +11"), (-16, -3, "\u221216 \u22123"), (0, 0, "0 +0")],
+)
+def test_one_score_and_a_change_of_score_read_as_signed(score, change, shown):
+    """The sheets, previews, standings and PDFs print a single score and a change with a true
+    minus sign: "−16", "−3", as the pair does."""
+    page = Template("{% load result_words %}{{ s|score }} {{ c|score_change }}").render(
+        Context({"s": score, "c": change})
+    )
+    assert page == shown

@@ -118,7 +118,7 @@ def test_an_impossible_hand_is_refused_with_its_message(tablet: Any) -> None:
     expect(page.locator("#preview .preview-body")).to_contain_text("North–South")
     keeper.record()
     keeper.settled()
-    expect(page.locator("#score-ew")).to_have_text("-7")
+    expect(page.locator("#score-ew")).to_have_text("\u22127")
     expect(page.locator("#score-ns")).to_have_text("10")
 
 
@@ -202,7 +202,7 @@ def test_undo_the_last_hand_until_the_next_one(tablet: Any) -> None:
     keeper.settled()
     game = Game.objects.get(id=setup.game.id)
     assert (game.hand_count, game.ns_score, game.ew_score) == (1, -1, 11)  # 2 − 3; 6 + 5
-    expect(page.locator("#score-ns")).to_have_text("-1")
+    expect(page.locator("#score-ns")).to_have_text("\u22121")
 
 
 OFFLINE_HANDS = [

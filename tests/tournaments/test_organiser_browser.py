@@ -226,7 +226,7 @@ def test_a_tournament_day_from_the_new_event_form_to_the_standings(laptop: Any, 
     last = public.last
     expect(last.locator("td").nth(1)).to_have_text(loser.name)
     expect(last.locator("td").nth(4)).to_have_text("1")  # lost
-    expect(last.locator("td").nth(8)).to_have_text("-60")
+    expect(last.locator("td").nth(8)).to_have_text("\u221260")
     hall.close()
 
     # The round's table, reloaded: table 1 played 60–0, table 2 still at 0–0.

@@ -70,7 +70,7 @@ def test_the_four_pages_render_the_same_rows_from_the_partial(played_table: Setu
         rows = rows_of(html)
         assert HAND_ONE in rows and HAND_TWO in rows
         assert '<td class="num">20 <small>(+20)</small></td>' in rows
-        assert '<td class="num">-9 <small>(-9)</small></td>' in rows
+        assert '<td class="num">\u22129 <small>(\u22129)</small></td>' in rows
     assert rows_of(club_page) == rows_of(public)
     # The table adds its hand waiting for confirmation, last, in the body its script fills.
     assert rows_of(table).startswith(rows_of(public))
@@ -94,5 +94,5 @@ def test_the_pdf_prints_the_same_rows_with_each_sides_change_and_total(
     assert "data-score-sheet" in html and "N–S total" in sheet_of(html)
     lines = {line.split()[0]: line.split() for line in pdf_text(job).splitlines() if line}
     assert lines["1"][-4:] == ["+20", "20", "+0", "0"]
-    assert lines["2"][-4:] == ["+9", "29", "-9", "-9"]
+    assert lines["2"][-4:] == ["+9", "29", "\u22129", "\u22129"]
     assert "8 NT" in " ".join(lines["1"]) and "set" in lines["2"]

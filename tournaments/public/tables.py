@@ -14,6 +14,7 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext_lazy as _
 
 from kaiser_club.spreadsheet import CsvWriter
+from scoring.results import score_change
 
 from ..standings.rows import StandingsRow
 from . import marks
@@ -160,7 +161,7 @@ class StandingsTable(FastBody, tables.Table):
 
     def render_point_difference(self, record: StandingsRow) -> str:
         value = record.point_difference
-        return f"{value:+d}" if value else "0"
+        return score_change(value) if value else "0"
 
     def value_point_difference(self, record: StandingsRow) -> int:
         return record.point_difference

@@ -38,7 +38,7 @@ def test_standings_pdf_lists_the_teams_in_order() -> None:
     assert "Standings" in text and event.name in text
     spots = positions(text, expected)
     assert spots == sorted(spots), f"order in the PDF differs from {expected}"
-    assert "+60" in text and "-60" in text
+    assert "+60" in text and "\u221260" in text
 
 
 def test_score_sheet_pdf_shows_every_hand_and_the_running_scores() -> None:
@@ -53,8 +53,8 @@ def test_score_sheet_pdf_shows_every_hand_and_the_running_scores() -> None:
     # hand number, dealer, bidder, contract …, then N–S change, total, E–W change, total
     hand_rows = {cells[0]: cells for cells in lines if cells and cells[0] in {"1", "2", "3"}}
     assert hand_rows["1"][-4:] == ["+10", "10", "+0", "0"]
-    assert hand_rows["2"][-4:] == ["+8", "18", "-8", "-8"]
-    assert hand_rows["3"][-4:] == ["+24", "42", "-2", "-10"]
+    assert hand_rows["2"][-4:] == ["+8", "18", "\u22128", "\u22128"]
+    assert hand_rows["3"][-4:] == ["+24", "42", "\u22122", "\u221210"]
     assert "9 NT" in text
     assert "N–S 42" in text and "E–W -10" in text
     for name in ("T1a", "T1b", "T2a", "T2b"):
