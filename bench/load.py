@@ -13,7 +13,11 @@ every 3 seconds as htmx does, sending the ETag they hold (If-None-Match): a 304 
 changed, the new part when it did. The polls are an open-loop schedule (a slow answer does
 not slow the phones down) sent by a pool of keep-alive connections; a poll that falls due
 while its phone is still waiting, or while ``4 x --viewer-threads`` requests are already
-waiting, is not sent and counted as shed.
+waiting, is not sent and counted as shed. ``--viewer-processes N`` splits the phones across N
+processes, so that one Python process (its GIL) does not bound what is sent: each runs that
+schedule for its share, with its own connections and ``--viewer-threads`` (so its own ``4 x``
+bound), and the first adds up what they measured and the CPU they used. The tablets stay in
+the first.
 
 Afterwards it prints requests a second and p50/p95/p99 per kind of request (a hand, a page
 opened, a part polled), errors, shed polls, the CPU the load generator used against the
@@ -27,6 +31,7 @@ p95 within 200 ms for hands and for reads, no error, nothing shed, nothing lost.
 
     .venv/bin/python bench/load.py --nodes 2 --kill-node-at 60   # one node lost mid-load
     .venv/bin/python bench/load.py --shared-cache --viewers 5000  # nginx's micro-cache in front
+    .venv/bin/python bench/load.py --nodes 2 --shared-cache --viewers 5000 --viewer-processes 2
 
 ``--nodes N`` runs N gunicorns (``--workers`` each) behind Caddy with deploy/Caddyfile, as
 compose runs its web nodes; ``--shared-cache`` puts nginx's micro-cache
@@ -44,6 +49,7 @@ import argparse
 import heapq
 import http.client
 import json
+import multiprocessing
 import os
 import random
 import re
@@ -57,6 +63,7 @@ import time
 from collections import defaultdict
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
+from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
@@ -154,6 +161,32 @@ class Samples:
     @property
     def shed(self) -> int:
         return self.shed_busy + self.shed_queue
+
+    def export(self) -> dict[str, Any]:
+        """Everything measured, as plain values another process can receive."""
+        with self.lock:
+            return {
+                "seconds": dict(self.seconds),
+                "errors": dict(self.errors),
+                "kinds": {label: dict(kinds) for label, kinds in self.kinds.items()},
+                "lags": self.lags,
+                "shed_busy": self.shed_busy,
+                "shed_queue": self.shed_queue,
+            }
+
+    def merge(self, other: dict[str, Any]) -> None:
+        """Adds what another process measured (its ``export()``)."""
+        with self.lock:
+            for label, values in other["seconds"].items():
+                self.seconds[label].extend(values)
+            for label, count in other["errors"].items():
+                self.errors[label] += count
+            for label, kinds in other["kinds"].items():
+                for outcome, count in kinds.items():
+                    self.kinds[label][outcome] += count
+            self.lags.extend(other["lags"])
+            self.shed_busy += other["shed_busy"]
+            self.shed_queue += other["shed_queue"]
 
 
 def cpu_seconds(pids: list[int]) -> float:
@@ -309,6 +342,82 @@ def run_phones(
             pool.submit(fetch, phone, planned)
 
 
+# --- the phones in other processes ---------------------------------------------------------
+
+
+@dataclass
+class PhoneProcess:
+    process: multiprocessing.process.BaseProcess
+    conn: Connection
+
+
+def phone_process(port: int, pages: list[str], threads: int, conn: Connection) -> None:
+    """A generator process: says it is ready, is told when the load ends, runs its phones
+    until then and sends back what it measured and the CPU seconds it used meanwhile."""
+    conn.send("ready")
+    stop_at = conn.recv()  # time.monotonic() is the same clock in every process
+    cpu = generator_cpu()
+    samples = Samples()
+    run_phones(port, pages, threads, stop_at, samples)
+    conn.send((samples.export(), generator_cpu() - cpu))
+    conn.close()
+
+
+def start_phone_processes(
+    port: int, pages: list[str], threads: int, count: int
+) -> list[PhoneProcess]:
+    """``count`` processes (spawned, not forked: this process runs threads), each with every
+    ``count``-th phone, started and ready (imports done) before the load begins."""
+    context = multiprocessing.get_context("spawn")
+    started = []
+    for n in range(count):
+        ours, theirs = context.Pipe()
+        process = context.Process(
+            target=phone_process,
+            args=(port, pages[n::count], threads, theirs),
+            name=f"phones-{n + 1}",
+            daemon=True,
+        )
+        process.start()
+        theirs.close()
+        started.append(PhoneProcess(process, ours))
+    for worker in started:
+        if worker.conn.recv() != "ready":
+            raise RuntimeError(f"{worker.process.name} did not start")
+    return started
+
+
+def run_phone_processes(workers: list[PhoneProcess], stop_at: float, samples: Samples) -> float:
+    """Lets the processes go until ``stop_at``, merges what they measured into ``samples``
+    and returns the CPU seconds they used."""
+    for worker in workers:
+        worker.conn.send(stop_at)
+    cpu = 0.0
+    for worker in workers:
+        # After stop_at a process still finishes the polls in flight (30 s at most each).
+        if not worker.conn.poll(max(1.0, stop_at + 120 - time.monotonic())):
+            raise RuntimeError(f"{worker.process.name} did not report")
+        try:
+            measured, seconds = worker.conn.recv()
+        except EOFError:
+            worker.process.join(5)
+            raise RuntimeError(
+                f"{worker.process.name} died (exit code {worker.process.exitcode})"
+            ) from None
+        samples.merge(measured)
+        cpu += seconds
+        worker.process.join(10)
+    return cpu
+
+
+def stop_phone_processes(workers: list[PhoneProcess]) -> None:
+    for worker in workers:
+        worker.conn.close()
+        if worker.process.is_alive():
+            worker.process.kill()
+            worker.process.join(5)
+
+
 # --- nodes behind the proxy -----------------------------------------------------------------
 
 
@@ -459,7 +568,12 @@ def main() -> int:
     parser.add_argument(
         "--kill-node-at", type=float, help="seconds into the load when one node is SIGKILLed"
     )
-    parser.add_argument("--viewer-threads", type=int, default=32)
+    parser.add_argument(
+        "--viewer-threads", type=int, default=32, help="threads sending polls, per process (32)"
+    )
+    parser.add_argument(
+        "--viewer-processes", type=int, default=1, help="processes sending the polls (1)"
+    )
     parser.add_argument("--workers", type=int, default=3, help="gunicorn workers")
     parser.add_argument("--threads", type=int, default=4, help="threads per gunicorn worker")
     parser.add_argument(
@@ -486,6 +600,7 @@ def main() -> int:
     options = f"?conn_max_age={args.conn_max_age}&conn_health_checks=true"
     nodes: list[Gunicorn] = []
     fronts: list[prod.Process] = []
+    workers: list[PhoneProcess] = []
     try:
         t0 = time.monotonic()
         database_url = recreate_database(server, args.database)
@@ -535,7 +650,9 @@ def main() -> int:
             f"{' behind Caddy' if behind_proxy else ''}"
             f"{' and nginx micro-cache' if args.shared_cache else ''} on 127.0.0.1:{port}, "
             f"database {args.database}, CONN_MAX_AGE={args.conn_max_age}, "
-            f"cache {args.redis or 'in each worker'}; load for {duration:.0f} s ...",
+            f"cache {args.redis or 'in each worker'}; phones sent by "
+            f"{args.viewer_processes} generator process(es) of {args.viewer_threads} threads; "
+            f"load for {duration:.0f} s ...",
             flush=True,
         )
 
@@ -550,6 +667,8 @@ def main() -> int:
             )
             for t in seeded["tablets"]
         ]
+        if args.viewer_processes > 1:
+            workers = start_phone_processes(port, pages, args.viewer_threads, args.viewer_processes)
         server_pids = [pid for node in nodes for pid in node.pids()]
         server_pids += [pid for front in fronts for pid in front.pids()]
         cpu_before = (generator_cpu(), cpu_seconds(server_pids), machine_busy())
@@ -572,7 +691,11 @@ def main() -> int:
         if args.kill_node_at is not None:
             killer = threading.Timer(args.kill_node_at, kill_node, args=(nodes[0],))
             killer.start()
-        run_phones(port, pages, args.viewer_threads, stop_at, samples)
+        workers_cpu = 0.0
+        if workers:
+            workers_cpu = run_phone_processes(workers, stop_at, samples)
+        else:
+            run_phones(port, pages, args.viewer_threads, stop_at, samples)
         if killer is not None:
             killer.cancel()
         stop.set()
@@ -592,7 +715,7 @@ def main() -> int:
             print(f"  errors of {label}: {dict(kinds)}")
         retried = sum(t.tablet.retries for t in tables)
 
-        generator = cpu_after[0] - cpu_before[0]
+        generator = cpu_after[0] - cpu_before[0] + workers_cpu
         served = cpu_after[1] - cpu_before[1]
         busy = cpu_after[2][0] - cpu_before[2][0]
         total = cpu_after[2][1] - cpu_before[2][1]
@@ -658,6 +781,7 @@ def main() -> int:
         print("OK: nothing lost, nothing doubled, every game's scores equal a replay of its hands.")
         return 0
     finally:
+        stop_phone_processes(workers)
         for front in fronts:
             front.stop()
         for node in nodes:
