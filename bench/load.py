@@ -87,7 +87,7 @@ POLL_200 = "read: part polled, 200"
 READS = (OPENED, POLL_304, POLL_200)
 POLL_SECONDS = 3.0  # tournaments/public/views.py POLL_SECONDS: what the pages ask htmx for
 P95_GOAL_MS = 200
-OPENING = 10.0  # seconds over which the phones open their pages
+OPENING = 10.0  # seconds over which the phones open their pages (--opening)
 # Which page a phone has open (tests/reliability/seed.py names them): most follow the standings
 # or the live scores, a player their own game's sheet.
 SHARES = {
@@ -270,8 +270,9 @@ def run_phones(
     threads: int,
     stop_at: float,
     samples: Samples,
+    opening: float = OPENING,
 ) -> None:
-    """Each phone opens its page at a moment of the first ``OPENING`` seconds (people arrive
+    """Each phone opens its page at a moment of the first ``opening`` seconds (people arrive
     and open it; all 1,000 at the same instant would measure a stampede, not a hall), then
     polls its part every POLL_SECONDS on a fixed schedule (htmx's ``every 3s``), kept
     whatever the server's speed (an open loop). A poll that falls due while its phone still
@@ -280,7 +281,7 @@ def run_phones(
     local = threading.local()
     pending = threading.BoundedSemaphore(4 * threads)
     crowd = [Phone(page=page) for page in pages]
-    due = [(time.monotonic() + random.uniform(0, OPENING), n) for n in range(len(crowd))]
+    due = [(time.monotonic() + random.uniform(0, opening), n) for n in range(len(crowd))]
     heapq.heapify(due)
 
     def connection() -> http.client.HTTPConnection:
@@ -351,20 +352,22 @@ class PhoneProcess:
     conn: Connection
 
 
-def phone_process(port: int, pages: list[str], threads: int, conn: Connection) -> None:
+def phone_process(
+    port: int, pages: list[str], threads: int, opening: float, conn: Connection
+) -> None:
     """A generator process: says it is ready, is told when the load ends, runs its phones
     until then and sends back what it measured and the CPU seconds it used meanwhile."""
     conn.send("ready")
     stop_at = conn.recv()  # time.monotonic() is the same clock in every process
     cpu = generator_cpu()
     samples = Samples()
-    run_phones(port, pages, threads, stop_at, samples)
+    run_phones(port, pages, threads, stop_at, samples, opening)
     conn.send((samples.export(), generator_cpu() - cpu))
     conn.close()
 
 
 def start_phone_processes(
-    port: int, pages: list[str], threads: int, count: int
+    port: int, pages: list[str], threads: int, count: int, opening: float
 ) -> list[PhoneProcess]:
     """``count`` processes (spawned, not forked: this process runs threads), each with every
     ``count``-th phone, started and ready (imports done) before the load begins."""
@@ -374,7 +377,7 @@ def start_phone_processes(
         ours, theirs = context.Pipe()
         process = context.Process(
             target=phone_process,
-            args=(port, pages[n::count], threads, theirs),
+            args=(port, pages[n::count], threads, opening, theirs),
             name=f"phones-{n + 1}",
             daemon=True,
         )
@@ -574,6 +577,12 @@ def main() -> int:
     parser.add_argument(
         "--viewer-processes", type=int, default=1, help="processes sending the polls (1)"
     )
+    parser.add_argument(
+        "--opening",
+        type=float,
+        default=OPENING,
+        help="seconds over which the phones open their pages (10: a stampede at 5,000)",
+    )
     parser.add_argument("--workers", type=int, default=3, help="gunicorn workers")
     parser.add_argument("--threads", type=int, default=4, help="threads per gunicorn worker")
     parser.add_argument(
@@ -668,7 +677,9 @@ def main() -> int:
             for t in seeded["tablets"]
         ]
         if args.viewer_processes > 1:
-            workers = start_phone_processes(port, pages, args.viewer_threads, args.viewer_processes)
+            workers = start_phone_processes(
+                port, pages, args.viewer_threads, args.viewer_processes, args.opening
+            )
         server_pids = [pid for node in nodes for pid in node.pids()]
         server_pids += [pid for front in fronts for pid in front.pids()]
         cpu_before = (generator_cpu(), cpu_seconds(server_pids), machine_busy())
@@ -695,7 +706,7 @@ def main() -> int:
         if workers:
             workers_cpu = run_phone_processes(workers, stop_at, samples)
         else:
-            run_phones(port, pages, args.viewer_threads, stop_at, samples)
+            run_phones(port, pages, args.viewer_threads, stop_at, samples, args.opening)
         if killer is not None:
             killer.cancel()
         stop.set()
