@@ -24,7 +24,8 @@ from ..models import (
     RegistrationStatus,
     Round,
 )
-from ..registration_selectors import own_page, registrants_in_round
+from ..registration_selectors import Seat, own_page, registrants_in_round, seat_in
+from ..selectors import PAIRING_RELATED
 from ..services.registrations import promote_waiting
 from ..signals import match_opened
 from .queue import tell
@@ -47,35 +48,42 @@ def round_drawn(round_id: int) -> None:
     round_ = Round.objects.filter(id=round_id).select_related("event").first()
     if round_ is None or round_.event.registration == RegistrationMode.CLOSED:
         return
-    _tell_seats(round_, registrants_in_round(round_))
+    with transaction.atomic():
+        for registrant in registrants_in_round(round_):
+            seat = own_page(registrant).seat
+            if seat is not None and seat.round_.id == round_.id:
+                _tell_seat(registrant, seat)
 
 
 def match_ready(pairing_id: int) -> None:
     """Tells the players of a bracket match whose teams became known after its round was
-    drawn (a winner carried on) where to sit; those told already with the round are not told
-    again (one message per player and round)."""
-    pairing = Pairing.objects.filter(id=pairing_id).select_related("round").first()
+    drawn (a winner carried on) where to sit, from the match itself; those told already with
+    the round are not told again (one message per player and round)."""
+    pairing = (
+        Pairing.objects.filter(id=pairing_id).select_related(*PAIRING_RELATED, "round").first()
+    )
     if pairing is None or pairing.round is None:
         return
     entries = [e for e in (pairing.home_id, pairing.away_id) if e is not None]
-    registrants = Registrant.objects.filter(
-        registration__entry_id__in=entries, registration__event_id=pairing.event_id
-    ).exclude(messages__key=f"round-{pairing.round_id}")
-    _tell_seats(pairing.round, list(registrants.select_related("registration", "player")))
-
-
-def _tell_seats(round_: Round, registrants: list[Registrant]) -> None:
+    registrants = (
+        Registrant.objects.filter(
+            registration__entry_id__in=entries, registration__event_id=pairing.event_id
+        )
+        .exclude(messages__key=f"round-{pairing.round_id}")
+        .select_related("registration", "player")
+    )
     with transaction.atomic():
         for registrant in registrants:
-            seat = own_page(registrant).seat
-            if seat is None or seat.round_.id != round_.id:
-                continue
-            tell(
-                registrant.registration,
-                f"round-{round_.id}",
-                only=[registrant],
-                seat_of={registrant.id: seat},
-            )
+            _tell_seat(registrant, seat_in(registrant, pairing))
+
+
+def _tell_seat(registrant: Registrant, seat: Seat) -> None:
+    tell(
+        registrant.registration,
+        f"round-{seat.round_.id}",
+        only=[registrant],
+        seat_of={registrant.id: seat},
+    )
 
 
 def _match_opened(sender: Any, event: Event, pairing_id: int, **kwargs: Any) -> None:
