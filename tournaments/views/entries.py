@@ -14,7 +14,7 @@ from django.views.decorators.http import require_POST
 
 from kaiser_club.actors import Actor
 from kaiser_club.page_errors import refusal_shown
-from kaiser_club.people import ChooseRecord, parse_choice
+from kaiser_club.people import Choice, ChooseRecord, parse_choice
 from kaiser_club.sentences import N_
 
 from .. import services
@@ -51,6 +51,22 @@ def entry_list(request: HttpRequest, event: Event) -> HttpResponse:
 CHOICE_SUFFIX = "_record"  # the page's radio buttons: player_one_record = an id, or "new"
 
 
+def _records_chosen(request: HttpRequest, *, individual: bool) -> dict[str, Choice]:
+    """The records the organiser chose for names that could be several people (the page
+    asked with radio buttons), by the entry's player fields."""
+    fields = ["player"] if individual else ["player_one", "player_two"]
+    return {
+        f: choice
+        for f in fields
+        if (choice := parse_choice(request.POST.get(f"{f}{CHOICE_SUFFIX}"))) is not None
+    }
+
+
+def _asked(refusal: ChooseRecord) -> list[tuple[Any, str]]:
+    """Each name the page asks about again, with the radio buttons' field name."""
+    return [(a, f"{a.field}{CHOICE_SUFFIX}") for a in refusal.ambiguities]
+
+
 @require_POST
 @event_page()
 def entry_add(request: HttpRequest, event: Event) -> HttpResponse:
@@ -61,12 +77,7 @@ def entry_add(request: HttpRequest, event: Event) -> HttpResponse:
     data = form.cleaned_data
     try:
         with refusal_shown(request, passes=(ChooseRecord,)) as refused:
-            fields = ["player"] if event.individual else ["player_one", "player_two"]
-            choices = {
-                f: choice
-                for f in fields
-                if (choice := parse_choice(request.POST.get(f"{f}{CHOICE_SUFFIX}"))) is not None
-            }
+            choices = _records_chosen(request, individual=event.individual)
             if event.individual:
                 done = services.entry_register_player_by_name(
                     actor=Actor.of(request.user),
@@ -88,7 +99,7 @@ def entry_add(request: HttpRequest, event: Event) -> HttpResponse:
                     choices=choices,
                 )
     except ChooseRecord as exc:
-        choose = [(a, f"{a.field}{CHOICE_SUFFIX}") for a in exc.ambiguities]
+        choose = _asked(exc)
         return _page(request, event, form=form, choose=choose, status=409)
     if refused:
         return _page(request, event, form=form_class(request.POST))
@@ -142,12 +153,7 @@ def entry_edit(request: HttpRequest, event: Event, entry_id: int) -> HttpRespons
     if not form.is_valid():
         return page(400)
     data = form.cleaned_data
-    fields = ["player"] if entry.team_id is None else ["player_one", "player_two"]
-    choices = {
-        f: choice
-        for f in fields
-        if (choice := parse_choice(request.POST.get(f"{f}{CHOICE_SUFFIX}"))) is not None
-    }
+    choices = _records_chosen(request, individual=entry.team_id is None)
     try:
         with refusal_shown(request, form=form, passes=(ChooseRecord,)) as refused:
             done = services.entry_update_by_names(
@@ -162,7 +168,7 @@ def entry_edit(request: HttpRequest, event: Event, entry_id: int) -> HttpRespons
                 choices=choices,
             )
     except ChooseRecord as exc:
-        choose = [(a, f"{a.field}{CHOICE_SUFFIX}") for a in exc.ambiguities]
+        choose = _asked(exc)
         return page(409, choose=choose)
     if refused:
         return page(refused.status)
