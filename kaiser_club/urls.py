@@ -8,6 +8,7 @@ from rest_framework.routers import DefaultRouter
 
 from kaiser_club import views
 from kaiser_club.api.views import ClubViewSet
+from kaiser_club.language_switch import language_choose
 
 club_router = DefaultRouter()
 club_router.register("clubs", ClubViewSet, basename="club")
@@ -20,7 +21,7 @@ urlpatterns = [
     path("healthz", views.healthz, name="healthz"),
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
-    path("i18n/", include("django.conf.urls.i18n")),
+    path("i18n/setlang/", language_choose, name="set_language"),
     path("admin/", admin.site.urls),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerSplitView.as_view(url_name="schema"), name="api-docs"),
