@@ -17,7 +17,6 @@
     box.querySelector("[data-push-failed]").hidden = which !== "failed";
   }
   box.querySelector("[data-push-on]").addEventListener("click", function () {
-    var csrf = document.querySelector("input[name=csrfmiddlewaretoken]");
     navigator.serviceWorker.register(box.dataset.worker).then(function (registration) {
       return registration.pushManager.subscribe({
         userVisibleOnly: true, applicationServerKey: key(box.dataset.pushKey)
@@ -25,7 +24,7 @@
     }).then(function (subscription) {
       return fetch(box.dataset.pushUrl, {
         method: "POST", credentials: "same-origin",
-        headers: {"Content-Type": "application/json", "X-CSRFToken": csrf ? csrf.value : ""},
+        headers: {"Content-Type": "application/json", "X-CSRFToken": box.dataset.csrfToken},
         body: JSON.stringify(subscription)
       });
     }).then(function (response) { show(response.ok ? "done" : "failed"); })

@@ -226,3 +226,25 @@ def test_push_is_off_without_keys(client: Client) -> None:
     page = client.get(f"/e/{event.id}/me/{registrant.secret}/")
     assert page.context["push_key"] == ""
     assert b"data-push-key" not in page.content
+
+
+def test_the_pages_button_sends_the_readers_own_token(vapid: bytes) -> None:
+    """The page's script takes the token from the button's box, not from some form that a
+    pair's state may leave off the page (the language switch carries none)."""
+    import re
+
+    event = open_event(capacity=4)
+    registrant = sign_up(event, pair("A", "a@x.org", "B", "b@x.org")).registrants.get(position=1)
+    client = Client(enforce_csrf_checks=True)
+    page = client.get(f"/e/{event.id}/me/{registrant.secret}/").content.decode()
+    found = re.search(r'data-push-key="[^"]+"[^>]*data-csrf-token="([^"]+)"', page)
+    assert found is not None
+    url = f"/e/{event.id}/me/{registrant.secret}/push/"
+    body = json.dumps({"endpoint": "https://push.example/1", "keys": Browser().keys()})
+    refused = client.post(url, body, content_type="application/json")
+    assert refused.status_code == 403  # the check is on: the token is what lets it through
+    subscribed = client.post(
+        url, body, content_type="application/json", headers={"X-CSRFToken": found[1]}
+    )
+    assert subscribed.status_code == 201
+    assert PushSubscription.objects.filter(registrant=registrant).exists()
