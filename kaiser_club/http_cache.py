@@ -1,13 +1,18 @@
 """What a shared HTTP cache (nginx's micro-cache in front, a CDN) may keep, said in one place.
 
-A public page's live part is the same for every reader of one language: it is answered
-``public`` with a short ``s-maxage`` and ``stale-while-revalidate``, so a cache in front
-carries a hall of phones and asks the app again at most once per ``SHARED_SECONDS`` per part
-(a browser revalidates every poll: ``max-age=0``). Everything else is the reader's own at
-least in part (a full page holds the reader's CSRF token; a signed-in page, a table's page,
-a sign-up's page) and is answered ``private``: ``SharedCacheGuardMiddleware`` makes sure no
-answer that sets a cookie leaves ``public``, nor one in a language chosen by a cookie (a cache
-keyed on the address and ``Accept-Language`` would give it to readers of another language).
+A public page, and its live part, are the same for every reader of one language who is not
+signed in (``shared_reader``): they are answered ``public`` with a short ``s-maxage`` and
+``stale-while-revalidate``, so a cache in front carries a hall of phones and asks the app
+again at most once per ``SHARED_SECONDS`` per page (a browser revalidates every poll:
+``max-age=0``). Such a page is rendered with ``shared_page`` in its context: nothing of the
+reader in it (no CSRF token: the language switch needs none, ``language_switch.py``; no
+messages, no signed-in menu; the session is not read, so no ``Vary: Cookie``). Everything
+else is the reader's own at least in part (a signed-in page, a table's page, a sign-up's page)
+and is answered ``private``: ``SharedCacheGuardMiddleware`` makes sure no answer that sets a
+cookie leaves ``public``, nor one in a language chosen by a cookie (a cache keyed on the
+address and ``Accept-Language`` would give it to readers of another language). A cache in
+front must pass a request carrying the session cookie to the app unkept (a signed-in reader's
+menu): deploy/nginx-micro-cache.conf does.
 """
 
 from __future__ import annotations
@@ -56,6 +61,21 @@ def _words(response: HttpResponseBase) -> set[str]:
 
 def signed_in(request: HttpRequest) -> bool:
     return settings.SESSION_COOKIE_NAME in request.COOKIES
+
+
+def shared_reader(request: HttpRequest) -> bool:
+    """A read by someone with nothing of their own a page could show: no session (not
+    signed in, no message waiting there) and no message waiting in a cookie."""
+    return (
+        request.method in ("GET", "HEAD")
+        and not signed_in(request)
+        and "messages" not in request.COOKIES
+    )
+
+
+def shared_if_no_reader(request: HttpRequest, response: HttpResponseBase) -> HttpResponseBase:
+    """A public page: shared when its reader is nobody in particular, else theirs only."""
+    return shareable(response) if shared_reader(request) else personal(response)
 
 
 class SharedCacheGuardMiddleware:

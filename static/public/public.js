@@ -1,17 +1,23 @@
 /* Public pages: the round clock counts down to the server's deadline. The page measures how far
-   this device's clock is from the server's once, when it loads (data-server-now), and every
-   second shows the time left on each [data-clock] element. The deadline itself comes from the
+   this device's clock is from the server's from the Date (and, through a cache, Age) of each
+   refreshed part: a page a shared cache may give to any reader carries no time of its own. Every
+   second it shows the time left on each [data-clock] element. The deadline itself comes from the
    server in each refreshed part (htmx), so a paused or extended round is shown as the server
    says. No framework. */
 (function () {
   "use strict";
 
   var offset = 0; // server time minus this device's time, in ms
+  var sentAt = 0;
 
-  function measure() {
-    var el = document.getElementById("server-now");
-    var serverNow = el ? Number(el.getAttribute("data-server-now")) : NaN;
-    if (!isNaN(serverNow)) offset = serverNow - Date.now();
+  /* Date counts whole seconds: the server's time was within the second after it, so a
+     device within a second of it is taken as right, and one further off is corrected. */
+  function measure(xhr) {
+    var date = Date.parse(xhr.getResponseHeader("Date") || "");
+    if (isNaN(date) || !sentAt) return;
+    var age = Number(xhr.getResponseHeader("Age")) || 0;
+    var measured = date + age * 1000 + 500 - (sentAt + Date.now()) / 2;
+    offset = Math.abs(measured) < 1000 ? 0 : measured;
   }
 
   function pad(n) {
@@ -51,8 +57,13 @@
     }
   }
 
+  document.addEventListener("htmx:beforeRequest", function () {
+    sentAt = Date.now();
+  });
+  document.addEventListener("htmx:afterRequest", function (event) {
+    if (event.detail && event.detail.xhr) measure(event.detail.xhr);
+  });
   document.addEventListener("DOMContentLoaded", function () {
-    measure();
     tick();
     window.setInterval(tick, 1000);
   });

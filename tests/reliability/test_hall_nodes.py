@@ -3,10 +3,11 @@ pages' reads, on loopback: deploy/Caddyfile (``PUBLIC_READS=micro_cache``) and
 deploy/nginx-micro-cache.conf as ``production.py`` localises them, two gunicorns of production
 settings in hall mode sharing a private PostgreSQL and a private Redis.
 
-A public part is kept by the cache and revalidated; a full page, a signed-in page and an
-organiser's page never are; a hand recorded through one node shows on the other's pages; one
-node killed with SIGKILL mid-play, the tablets retry on the other and the phones keep being
-answered, nothing is lost or doubled, and no page is served older than ``STALE_BOUND``."""
+A public part is kept by the cache and revalidated, and so is a full page read by someone not
+signed in; a signed-in reader's page and an organiser's page never are; a hand recorded through
+one node shows on the other's pages; one node killed with SIGKILL mid-play, the tablets retry on
+the other and the phones keep being answered, nothing is lost or doubled, and no page is served
+older than ``STALE_BOUND``."""
 
 from __future__ import annotations
 
@@ -154,16 +155,34 @@ def test_a_public_part_is_kept_by_the_cache_and_revalidated(hall: Hall) -> None:
     assert again.headers["ETag"] == first.headers["ETag"]
 
 
-def test_a_full_page_a_signed_in_page_and_an_organisers_page_are_never_kept(hall: Hall) -> None:
+def test_a_full_page_is_kept_for_readers_not_signed_in_and_passed_through_for_one_who_is(
+    hall: Hall,
+) -> None:
+    path = f"/e/{hall.event}/live/"
+    first = requests.get(hall.cache + path, timeout=30)
+    assert first.status_code == 200 and first.headers["ETag"]
+    assert "public" in first.headers["Cache-Control"] and not first.cookies
+    assert "csrfmiddlewaretoken" not in first.text and "Sign out" not in first.text
+    before = hall.app_requests(path)
+    answers = [requests.get(hall.cache + path, timeout=30) for _ in range(10)]
+    assert all(a.status_code == 200 and a.content == first.content for a in answers)
+    assert answers[-1].headers["X-Cache"] == "HIT"
+    assert hall.app_requests(path) - before <= 1
+    # A signed-in reader of the same page gets their own, from the app, and it is not kept.
     organiser = {"sessionid": hall.seeded["tablets"][0]["session"]}
-    for path, cookies in (
-        (f"/e/{hall.event}/standings/", {}),  # the reader's own CSRF token
-        ("/", organiser),
-        (f"/events/{hall.event}/", organiser),
-    ):
+    for _ in range(2):
+        mine = requests.get(hall.cache + path, cookies=organiser, timeout=30)
+        assert mine.status_code == 200 and mine.headers["X-Cache"] == "BYPASS"
+        assert "private" in mine.headers["Cache-Control"] and "Sign out" in mine.text
+    assert "Sign out" not in requests.get(hall.cache + path, timeout=30).text
+
+
+def test_a_signed_in_page_and_an_organisers_page_are_never_kept(hall: Hall) -> None:
+    organiser = {"sessionid": hall.seeded["tablets"][0]["session"]}
+    for path in ("/", f"/events/{hall.event}/"):
         # Straight to the cache, twice: it must pass each through, keeping nothing.
         for _ in range(2):
-            answer = requests.get(hall.cache + path, cookies=cookies, timeout=30)
+            answer = requests.get(hall.cache + path, cookies=organiser, timeout=30)
             assert answer.status_code == 200, (path, answer.status_code)
             assert answer.headers["X-Cache"] in ("MISS", "BYPASS"), path
             assert "public" not in answer.headers["Cache-Control"], path

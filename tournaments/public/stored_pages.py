@@ -13,11 +13,12 @@ make it newer than its label, never older: the next request reads the new counte
 again. A confirmed hand moves the counter in its own transaction, so it shows on the next
 poll; a pending hand shows nowhere.
 
-Per language (the key holds the language the request asks for), per page (its path and
-query). The two things of a full page that are the reader's own are left as marks and filled
-in on the way out: the CSRF token (of the reader's own cookie, set if missing) and the
-server's clock. Renderings live in the Django cache (shared by the workers) and, once seen,
-in the worker's memory, so a hit costs the counter's look-up and a copy.
+Per language (the key holds the language the request asks for), per page (its path and query).
+Nothing of the reader is on such a page (``kaiser_club/http_cache.py``: no CSRF token, no
+session read, no clock: a page learns the server's time from its polls' ``Date``), so a
+rendering is served as it was made, and a shared cache in front may keep it too. Renderings live
+in the Django cache (shared by the workers) and, once seen, in the worker's memory, so a hit
+costs the counter's look-up and a copy.
 
 A page that shows fewer rows than the counter follows (the standings: what the results
 counter covers; a game's score sheet: that, and its game, round and table) is stored with a
@@ -47,25 +48,20 @@ import time
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
 
 from django.conf import settings
 from django.core.cache import cache, caches
 from django.core.cache.backends.locmem import LocMemCache
 from django.db import connection
 from django.http import HttpRequest, HttpResponse, HttpResponseNotModified
-from django.middleware.csrf import CsrfViewMiddleware, get_token
 from django.utils import translation
 from django.utils.cache import get_conditional_response
+
+from kaiser_club.http_cache import shared_reader
 
 from ..standings.versions import Versions, live_versions
 from .selectors import round_rows, sheet_rows
 
-CSRF_MARK = "kaiser-csrf-mark-8f2c"
-NOW_MARK = "98765432101234"  # digits, where the page says the server's time in ms
-# The marks found in one pass when a page is stored; filling them in is then one join (two
-# searches and two replacements of a 200 KB page cost ~0.5 ms of every full page served).
-MARKS = re.compile(f"({re.escape(CSRF_MARK)}|{re.escape(NOW_MARK)})".encode())
 PUBLIC_PAGE = re.compile(r"^/e/(\d{1,12})/(?!standings\.csv)")
 GAME_SHEET = re.compile(r"^/e/(\d{1,12})/games/(\d{1,12})/$")
 STANDINGS = re.compile(r"^/e/(\d{1,12})/standings/$")
@@ -85,7 +81,6 @@ class Stored:
     status: int
     headers: tuple[tuple[str, str], ...]
     body: bytes
-    pieces: tuple[bytes, ...] | None  # the body cut at its marks (text, mark, text...), or None
     rows: str | None = None  # the token of the rows it shows (``page_rows``), if it has one
 
 
@@ -94,11 +89,10 @@ _local_lock = threading.Lock()  # a worker's threads (gthread) share _local
 
 
 def storable(request: HttpRequest) -> bool:
-    """A GET by someone not signed in (no session), of an event's public page."""
+    """A GET by someone with nothing of their own on the page, of an event's public page."""
     return (
         request.method == "GET"
-        and settings.SESSION_COOKIE_NAME not in request.COOKIES
-        and "messages" not in request.COOKIES
+        and shared_reader(request)
         and PUBLIC_PAGE.match(request.path_info) is not None
     )
 
@@ -108,17 +102,10 @@ def mark_storable(response: HttpResponse) -> HttpResponse:
     return response
 
 
-def page_marks(request: HttpRequest) -> dict[str, Any]:
-    """The context a page's reader-own values take when the page may be stored."""
-    if not storable(request):
-        return {}
-    return {"csrf_token": CSRF_MARK, "server_now_ms": NOW_MARK}
-
-
 def key_of(event_id: int, language: str, full_path: str) -> str:
-    """``stored3``: renderings that say when they were made (an older one is not read)."""
+    """``stored4``: renderings as served, nothing left to fill in (an older one is not read)."""
     digest = hashlib.blake2b(full_path.encode(), digest_size=12).hexdigest()
-    return f"kaiser:public:stored3:{event_id}:{language}:{digest}"
+    return f"kaiser:public:stored4:{event_id}:{language}:{digest}"
 
 
 def rendering_key(key: str) -> str:
@@ -200,15 +187,12 @@ def _remember(key: str, stored: Stored) -> None:
 def _put(
     key: str, version: str, read_at: float, response: HttpResponse, rows: str | None
 ) -> Stored:
-    body = response.content
-    pieces = _pieces(body)
     stored = Stored(
         version=version,
         read_at=read_at,
         status=response.status_code,
         headers=tuple((name, response[name]) for name in KEPT_HEADERS if response.has_header(name)),
-        body=body if pieces is None else b"",  # kept once: whole, or in its pieces
-        pieces=pieces,
+        body=response.content,
         rows=rows,
     )
     with contextlib.suppress(Exception):  # a convenience: the page is served all the same
@@ -216,33 +200,6 @@ def _put(
     if _keep_locally():
         _remember(key, stored)
     return stored
-
-
-_csrf = CsrfViewMiddleware(lambda request: HttpResponse())
-
-
-def _pieces(body: bytes) -> tuple[bytes, ...] | None:
-    pieces = MARKS.split(body)
-    return tuple(pieces) if len(pieces) > 1 else None
-
-
-def _filled(request: HttpRequest, response: HttpResponse, pieces: tuple[bytes, ...]) -> bytes:
-    """The reader's own values in place of the marks (the CSRF cookie set if needed)."""
-    token = now = b""
-    out = []
-    for index, piece in enumerate(pieces):
-        if index % 2 == 0:
-            out.append(piece)
-        elif piece == CSRF_MARK.encode():
-            if not token:
-                _csrf.process_request(request)
-                token = get_token(request).encode()
-                _csrf.process_response(request, response)
-            out.append(token)
-        else:
-            now = now or str(int(time.time() * 1000)).encode()
-            out.append(now)
-    return b"".join(out)
 
 
 def _not_modified(request: HttpRequest, stored: Stored) -> HttpResponse | None:
@@ -265,9 +222,7 @@ def _answer(request: HttpRequest, stored: Stored) -> HttpResponse:
     response = HttpResponse(status=stored.status)
     for name, value in stored.headers:
         response[name] = value
-    response.content = (
-        stored.body if stored.pieces is None else _filled(request, response, stored.pieces)
-    )
+    response.content = stored.body
     return response
 
 
@@ -307,7 +262,7 @@ class StoredPagesMiddleware:
         event_id = int(match[1])
         versions = _live_versions(event_id)
         if versions is None:  # no such event: the view says so
-            return _with_marks_filled(request, self.get_response(request))
+            return self.get_response(request)
         language = translation.get_language_from_request(request)
         key = key_of(event_id, language, request.get_full_path())
         read_at = time.time()
@@ -342,19 +297,7 @@ class StoredPagesMiddleware:
             not_modified = _not_modified(request, kept)
             if not_modified is not None:
                 return not_modified  # rendered the same as the copy the browser holds
-        return _with_marks_filled(request, response)
-
-
-def _with_marks_filled(request: HttpRequest, response: HttpResponse) -> HttpResponse:
-    """A page rendered with marks (``page_marks``), the reader's own values in their place."""
-    if not getattr(response, "kaiser_storable", False) or response.streaming:
         return response
-    pieces = _pieces(response.content)
-    if pieces is not None:
-        response.content = _filled(request, response, pieces)
-        if response.has_header("Content-Length"):
-            response["Content-Length"] = str(len(response.content))
-    return response
 
 
 def _first(key: str) -> Stored | None:
@@ -382,8 +325,7 @@ def _keep_etag(last: Stored | None, response: HttpResponse) -> None:
     etag = dict(last.headers).get("ETag") if last is not None else None
     if last is None or etag is None or not response.has_header("ETag"):
         return
-    body = last.body if last.pieces is None else b"".join(last.pieces)
-    if last.status == response.status_code and body == response.content:
+    if last.status == response.status_code and last.body == response.content:
         response["ETag"] = etag
 
 

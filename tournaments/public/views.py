@@ -6,7 +6,8 @@ event's live counter; the standings' results counter; one query); a browser that
 it gets 304 with nothing else read, so an idle hall of phones costs one small query each per
 poll, and a confirmed hand shows on the next one. A part is the same for every reader of one
 language, so a shared cache in front may keep it for a moment (``kaiser_club/http_cache.py``);
-a full page holds the reader's own CSRF token and is theirs only. HEAD is answered as GET.
+so is a full page read by someone not signed in (rendered with nothing of its reader in it:
+``shared_page``). HEAD is answered as GET.
 """
 
 from __future__ import annotations
@@ -20,7 +21,6 @@ from django.core.cache import cache
 from django.http import Http404, HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import render
 from django.template.loader import render_to_string
-from django.utils import timezone
 from django.utils.cache import get_conditional_response
 from django.utils.http import quote_etag, urlencode
 from django.utils.safestring import mark_safe
@@ -28,7 +28,7 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 
-from kaiser_club.http_cache import personal, shareable
+from kaiser_club.http_cache import shareable, shared_if_no_reader, shared_reader
 from scoring.score_sheet import score_sheet
 
 from ..choices import Tiebreak
@@ -39,7 +39,7 @@ from ..standings import event_tables, event_versions, season_table, season_versi
 from ..standings.versions import Versions
 from . import selectors
 from .bracket import draw
-from .stored_pages import mark_storable, page_marks
+from .stored_pages import mark_storable
 from .tables import PlacingsTable, StandingsTable, csv_response
 from .wording import GameLine, game_line, now_playing, placing_label, player_name
 
@@ -100,13 +100,25 @@ def _without_part(request: HttpRequest) -> None:
     request.GET = query  # type: ignore[assignment]
 
 
-def _headers(response: HttpResponse, *, part: bool = False) -> HttpResponse:
+def _headers(request: HttpRequest, response: HttpResponse, *, part: bool = False) -> HttpResponse:
     """A live part is the same for every reader of one language: a shared cache may keep it.
-    A full page holds the reader's own CSRF token: theirs only."""
+    So is a full page, unless its reader is signed in or has a message waiting."""
     if part:
         shareable(response)
     else:
-        personal(response)
+        shared_if_no_reader(request, response)
+    return response
+
+
+def _reader_context(request: HttpRequest) -> dict[str, Any]:
+    """Whether a full page may show nothing of its reader: then base.html reads no session,
+    token or message, and the page is the same for every reader of its language."""
+    return {"shared_page": shared_reader(request)}
+
+
+def _page_etag(response: HttpResponse) -> HttpResponse:
+    """A full page's strong ETag, from its bytes (the same rendering, the same tag)."""
+    response["ETag"] = quote_etag(hashlib.blake2b(response.content, digest_size=10).hexdigest())
     return response
 
 
@@ -131,7 +143,7 @@ def live_page(
     if part:
         not_modified = get_conditional_response(request, etag=etag)
         if not_modified is not None:
-            return _headers(not_modified, part=True)
+            return _headers(request, not_modified, part=True)
     _without_part(request)
     part_html = cache.get(_part_key(etag))
     current = True  # what is served is this version (not the latest rendering of another)
@@ -140,22 +152,22 @@ def live_page(
         if part and served != etag:  # the latest rendering: perhaps the one this phone has
             not_modified = get_conditional_response(request, etag=served)
             if not_modified is not None:
-                return _headers(not_modified, part=True)
+                return _headers(request, not_modified, part=True)
         current = served == etag
         etag = served
     if part:
         response = HttpResponse(part_html)
         response["ETag"] = etag
-        return _stored_if(current, _headers(response, part=True))
+        return _stored_if(current, _headers(request, response, part=True))
     context = {
         "event": event,
         "part_html": mark_safe(part_html),  # rendered by our own template, escaped there
         "poll_url": _poll_url(request),
         "poll_seconds": POLL_SECONDS,
-        "server_now_ms": int(timezone.now().timestamp() * 1000),
-        **page_marks(request),  # a page that may be stored leaves the reader's own as marks
+        **_reader_context(request),
     }
-    return _stored_if(current, _headers(render(request, page, context)))
+    response = _page_etag(render(request, page, context))
+    return _stored_if(current, _headers(request, response))
 
 
 def _stored_if(current: bool, response: HttpResponse) -> HttpResponse:
@@ -282,7 +294,7 @@ def standings_csv(request: HttpRequest, event_id: int) -> HttpResponse:
     _, sections = _standings_tables(request, event, event_versions(event))
     for _label, table in sections:
         _configure(request, table)
-    return _headers(csv_response(f"standings-{event.id}.csv", sections))
+    return _headers(request, csv_response(f"standings-{event.id}.csv", sections))
 
 
 @require_safe
@@ -324,7 +336,8 @@ def round_tables(request: HttpRequest, event_id: int, number: int) -> HttpRespon
 @require_safe
 def index(request: HttpRequest) -> HttpResponse:
     """Every event whose pages are public: how a player finds the standings without a link."""
-    return render(request, "public/index.html", {"events": selectors.public_events()})
+    context = {"events": selectors.public_events(), **_reader_context(request)}
+    return _headers(request, render(request, "public/index.html", context))
 
 
 @require_safe
@@ -444,7 +457,7 @@ def season(request: HttpRequest, season_id: int) -> HttpResponse:
         etag = _etag(request, version)
         not_modified = get_conditional_response(request, etag=etag)
         if not_modified is not None:
-            return _headers(not_modified, part=True)
+            return _headers(request, not_modified, part=True)
         _without_part(request)
     rows = season_table(season=found, version=version)
     table = StandingsTable(
@@ -463,9 +476,11 @@ def season(request: HttpRequest, season_id: int) -> HttpResponse:
         "part_template": "public/_season.html",
         "poll_url": _poll_url(request) if not part else "",
         "poll_seconds": POLL_SECONDS,
-        "server_now_ms": int(timezone.now().timestamp() * 1000),
+        **_reader_context(request),
     }
     response = render(request, "public/_season.html" if part else "public/season.html", context)
     if etag is not None:
         response["ETag"] = etag
-    return _headers(response, part=part)
+    else:
+        _page_etag(response)
+    return _headers(request, response, part=part)

@@ -169,3 +169,28 @@ def test_screenshots_of_the_standings_and_the_projector(chromium: Any, live_serv
     expect(page.locator('.panel.active[data-panel="standings"]')).to_be_visible(timeout=4_000)
     page.screenshot(path=str(out / "projector-standings.png"))
     hall_screen.close()
+
+
+def test_a_phone_ten_minutes_fast_reads_the_servers_clock_and_switches_to_french(
+    viewer: Any,
+) -> None:
+    """The page a shared cache gives any reader holds no time of its own: the clock is set
+    from the polls' Date. And its language switch, a form with no token, works."""
+    import datetime
+
+    from tournaments import services
+
+    made, _ = _event_under_way()
+    services.round_start_unchecked(round_=Round.objects.get(event=made.event, number=2))
+    page = viewer.new_page()
+    page.clock.install(time=datetime.datetime.now() + datetime.timedelta(minutes=10))
+    page.goto(f"/e/{made.event.id}/live/")
+    clock = page.locator(".round-clock .time")
+    # Before the first poll the phone's own clock counts: ten minutes gone already.
+    expect(clock).to_have_text(re.compile(r"^(49|50):\d\d$"))
+    # The first poll's answer says the server's time: the hour as the server counts it.
+    expect(clock).to_have_text(re.compile(r"^(59|60):\d\d$"), timeout=8_000)
+    page.get_by_role("button", name="Français").click()
+    expect(page.locator("html")).to_have_attribute("lang", "fr")
+    expect(page.get_by_role("button", name="English")).to_be_visible()
+    assert page.url.endswith(f"/e/{made.event.id}/live/")

@@ -1,7 +1,8 @@
 """What a shared cache in front (nginx's micro-cache, a CDN) may keep of the public pages, and
-what each page's ETag follows: a live part is public for two seconds, a full page, a signed-in
-page and a table's page are never; HEAD is answered as GET; a hand at one table leaves another
-table's score sheet and the standings as the phones have them, until a game ends."""
+what each page's ETag follows: a page and its live part are public for two seconds when read by
+someone not signed in, a signed-in page and a table's page never are; HEAD is answered as GET; a
+hand at one table leaves another table's score sheet and the standings as the phones have them,
+until a game ends."""
 
 from __future__ import annotations
 
@@ -69,12 +70,50 @@ def test_a_live_part_is_public_for_a_moment_with_a_strong_etag(client: Client, t
         assert "public" in words(again) and again["ETag"] == answer["ETag"], page
 
 
-def test_a_full_page_is_the_readers_own(client: Client, two_tables):
+PAGES = ("", "standings/", "live/", "rounds/2/", "bracket/", "projector/")
+
+
+def test_a_full_page_read_by_nobody_in_particular_is_public_with_a_strong_etag(
+    client: Client, two_tables
+):
+    made, three, _ = two_tables
+    for page in (*PAGES, f"games/{three.id}/"):
+        answer = client.get(f"/e/{made.event.id}/{page}")
+        assert answer.status_code == 200, page
+        assert words(answer) == {
+            "public",
+            "max-age=0",
+            f"s-maxage={SHARED_SECONDS}",
+            f"stale-while-revalidate={STALE_SECONDS}",
+        }, page
+        assert answer["Vary"] == "Accept-Language", page  # the session was not read
+        assert answer["ETag"].startswith('"'), page
+        assert not answer.cookies, page
+        html = answer.content.decode()
+        assert "csrfmiddlewaretoken" not in html and "X-CSRFToken" not in html, page
+        # Nothing in it changes from one reader to the next: the same bytes, the same tag.
+        again = client.get(f"/e/{made.event.id}/{page}")
+        assert again.content == answer.content and again["ETag"] == answer["ETag"], page
+        held = client.get(f"/e/{made.event.id}/{page}", HTTP_IF_NONE_MATCH=answer["ETag"])
+        assert held.status_code == 304, page
+
+
+def test_a_full_page_is_its_readers_own_when_signed_in_or_a_message_waits(
+    client: Client, two_tables
+):
     made, _, _ = two_tables
-    answer = client.get(f"/e/{made.event.id}/standings/")
-    assert answer.status_code == 200
+    path = f"/e/{made.event.id}/standings/"
+    client.force_login(cast(User, UserFactory()))
+    mine = client.get(path)
+    assert mine.status_code == 200
+    assert "private" in words(mine) and "public" not in words(mine)
+    assert "Cookie" in mine["Vary"]
+    assert "Sign out" in mine.content.decode()
+    waiting = Client()
+    waiting.cookies["messages"] = "anything"
+    answer = waiting.get(path)
     assert "private" in words(answer) and "public" not in words(answer)
-    assert "Cookie" in answer["Vary"]
+    assert "Sign out" not in Client().get(path).content.decode()
 
 
 def test_a_part_whose_language_a_cookie_chose_is_not_shared(client: Client, two_tables):
