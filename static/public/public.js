@@ -1,23 +1,35 @@
 /* Public pages: the round clock counts down to the server's deadline. The page measures how far
    this device's clock is from the server's from the Date (and, through a cache, Age) of each
-   refreshed part: a page a shared cache may give to any reader carries no time of its own. Every
-   second it shows the time left on each [data-clock] element. The deadline itself comes from the
+   refreshed part: a page a shared cache may give to any reader carries no time of its own, so
+   until the first refresh (3 s) the device's own clock counts. Every second it shows the time
+   left on each [data-clock] element. The deadline itself comes from the
    server in each refreshed part (htmx), so a paused or extended round is shown as the server
    says. No framework. */
 (function () {
   "use strict";
 
   var offset = 0; // server time minus this device's time, in ms
-  var sentAt = 0;
+  var low = -Infinity; // what the answers so far allow the offset to be: at least this
+  var high = Infinity; // and at most this
 
-  /* Date counts whole seconds: the server's time was within the second after it, so a
-     device within a second of it is taken as right, and one further off is corrected. */
-  function measure(xhr) {
+  /* One answer: the server stamped it Date (whole seconds; Age later, through a cache) at a
+     moment between this request's sending and its answer's arrival, so the offset lies
+     within [date - receivedAt, date + 1000 - sentAt]. Each answer narrows what the ones
+     before allowed; an answer outside it means this device's clock was changed: start again. */
+  function measure(xhr, sentAt) {
     var date = Date.parse(xhr.getResponseHeader("Date") || "");
     if (isNaN(date) || !sentAt) return;
-    var age = Number(xhr.getResponseHeader("Age")) || 0;
-    var measured = date + age * 1000 + 500 - (sentAt + Date.now()) / 2;
-    offset = Math.abs(measured) < 1000 ? 0 : measured;
+    var server = date + (Number(xhr.getResponseHeader("Age")) || 0) * 1000;
+    var least = server - Date.now();
+    var most = server + 1000 - sentAt;
+    if (least > high || most < low) {
+      low = least;
+      high = most;
+    } else {
+      low = Math.max(low, least);
+      high = Math.min(high, most);
+    }
+    offset = (low + high) / 2;
   }
 
   function pad(n) {
@@ -57,11 +69,12 @@
     }
   }
 
-  document.addEventListener("htmx:beforeRequest", function () {
-    sentAt = Date.now();
+  document.addEventListener("htmx:beforeSend", function (event) {
+    if (event.detail && event.detail.xhr) event.detail.xhr.kaiserSentAt = Date.now();
   });
   document.addEventListener("htmx:afterRequest", function (event) {
-    if (event.detail && event.detail.xhr) measure(event.detail.xhr);
+    var xhr = event.detail && event.detail.xhr;
+    if (xhr) measure(xhr, xhr.kaiserSentAt);
   });
   document.addEventListener("DOMContentLoaded", function () {
     tick();

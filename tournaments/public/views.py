@@ -117,9 +117,19 @@ def _reader_context(request: HttpRequest) -> dict[str, Any]:
 
 
 def _page_etag(response: HttpResponse) -> HttpResponse:
-    """A full page's strong ETag, from its bytes (the same rendering, the same tag)."""
+    """A full page's strong ETag, from its bytes (the same rendering, the same tag). An
+    event's page is answered 304 by ``stored_pages`` (``_whole_page`` for the others)."""
     response["ETag"] = quote_etag(hashlib.blake2b(response.content, digest_size=10).hexdigest())
     return response
+
+
+def _whole_page(request: HttpRequest, response: HttpResponse) -> HttpResponse:
+    """A full page with its ETag, or 304 when the browser (or a cache) holds those bytes."""
+    _page_etag(response)
+    answer: HttpResponse = get_conditional_response(
+        request, etag=response["ETag"], response=response
+    )
+    return answer
 
 
 def live_page(
@@ -337,7 +347,7 @@ def round_tables(request: HttpRequest, event_id: int, number: int) -> HttpRespon
 def index(request: HttpRequest) -> HttpResponse:
     """Every event whose pages are public: how a player finds the standings without a link."""
     context = {"events": selectors.public_events(), **_reader_context(request)}
-    return _headers(request, render(request, "public/index.html", context))
+    return _headers(request, _whole_page(request, render(request, "public/index.html", context)))
 
 
 @require_safe
@@ -482,5 +492,5 @@ def season(request: HttpRequest, season_id: int) -> HttpResponse:
     if etag is not None:
         response["ETag"] = etag
     else:
-        _page_etag(response)
+        response = _whole_page(request, response)
     return _headers(request, response, part=part)

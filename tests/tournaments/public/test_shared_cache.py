@@ -77,25 +77,29 @@ def test_a_full_page_read_by_nobody_in_particular_is_public_with_a_strong_etag(
     client: Client, two_tables
 ):
     made, three, _ = two_tables
-    for page in (*PAGES, f"games/{three.id}/"):
-        answer = client.get(f"/e/{made.event.id}/{page}")
-        assert answer.status_code == 200, page
+    for path in (
+        *(f"/e/{made.event.id}/{page}" for page in PAGES),
+        f"/e/{made.event.id}/games/{three.id}/",
+        "/e/",
+    ):
+        answer = client.get(path)
+        assert answer.status_code == 200, path
         assert words(answer) == {
             "public",
             "max-age=0",
             f"s-maxage={SHARED_SECONDS}",
             f"stale-while-revalidate={STALE_SECONDS}",
-        }, page
-        assert answer["Vary"] == "Accept-Language", page  # the session was not read
-        assert answer["ETag"].startswith('"'), page
-        assert not answer.cookies, page
+        }, path
+        assert answer["Vary"] == "Accept-Language", path  # the session was not read
+        assert answer["ETag"].startswith('"'), path
+        assert not answer.cookies, path
         html = answer.content.decode()
-        assert "csrfmiddlewaretoken" not in html and "X-CSRFToken" not in html, page
+        assert "csrfmiddlewaretoken" not in html and "X-CSRFToken" not in html, path
         # Nothing in it changes from one reader to the next: the same bytes, the same tag.
-        again = client.get(f"/e/{made.event.id}/{page}")
-        assert again.content == answer.content and again["ETag"] == answer["ETag"], page
-        held = client.get(f"/e/{made.event.id}/{page}", HTTP_IF_NONE_MATCH=answer["ETag"])
-        assert held.status_code == 304, page
+        again = client.get(path)
+        assert again.content == answer.content and again["ETag"] == answer["ETag"], path
+        held = client.get(path, HTTP_IF_NONE_MATCH=answer["ETag"])
+        assert held.status_code == 304, path
 
 
 def test_a_full_page_is_its_readers_own_when_signed_in_or_a_message_waits(
