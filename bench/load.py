@@ -149,6 +149,7 @@ class Samples:
         self.lags: list[float] = []  # a poll's real start after its planned start
         self.shed_busy = 0  # a poll due while the phone still waited for its last one
         self.shed_queue = 0  # a poll due while too many requests were already waiting
+        self.shed_at: list[float] = []  # when each shed poll fell due, seconds into the load
 
     def add(self, label: str, seconds: float, outcome: str) -> None:
         ok = outcome[:1] in ("2", "3")
@@ -172,6 +173,7 @@ class Samples:
                 "lags": self.lags,
                 "shed_busy": self.shed_busy,
                 "shed_queue": self.shed_queue,
+                "shed_at": self.shed_at,
             }
 
     def merge(self, other: dict[str, Any]) -> None:
@@ -187,6 +189,7 @@ class Samples:
             self.lags.extend(other["lags"])
             self.shed_busy += other["shed_busy"]
             self.shed_queue += other["shed_queue"]
+            self.shed_at.extend(other["shed_at"])
 
 
 def cpu_seconds(pids: list[int]) -> float:
@@ -283,6 +286,7 @@ def run_phones(
     crowd = [Phone(page=page) for page in pages]
     due = [(time.monotonic() + random.uniform(0, opening), n) for n in range(len(crowd))]
     heapq.heapify(due)
+    began_at = time.monotonic()
 
     def connection() -> http.client.HTTPConnection:
         if not hasattr(local, "http"):
@@ -335,9 +339,11 @@ def run_phones(
             phone = crowd[n]
             if phone.waiting:
                 samples.shed_busy += 1
+                samples.shed_at.append(planned - began_at)
                 continue
             if not pending.acquire(blocking=False):
                 samples.shed_queue += 1
+                samples.shed_at.append(planned - began_at)
                 continue
             phone.waiting = True
             pool.submit(fetch, phone, planned)
@@ -750,6 +756,13 @@ def main() -> int:
             f"{samples.shed_queue}); start lag p50 {percentile(lags, 50) * 1000:.0f} ms, p95 "
             f"{percentile(lags, 95) * 1000:.0f} ms"
         )
+        if samples.shed:
+            settled = args.opening + 5  # the phones have opened their pages, and 5 s more
+            early = sum(1 for at in samples.shed_at if at < settled)
+            print(
+                f"shed while the phones opened their pages (the first {settled:.0f} s): "
+                f"{early}; after: {samples.shed - early}"
+            )
         if args.shared_cache:
             reached = app_reads(nodes)
             pages_open = len(set(pages))
