@@ -267,6 +267,16 @@ def _get(http: Any, path: str, headers: dict[str, str]) -> tuple[int, dict[str, 
     return answer.status, {k.lower(): v for k, v in answer.getheaders()}
 
 
+def warm_pages(port: int, pages: list[str]) -> None:
+    """Each page and its part asked once before the load (``--warm``): the app has rendered
+    them, as when someone looked at the pages before the hall's phones arrive."""
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    for page in sorted(set(pages)):
+        for path in (page, page + "?part=1"):
+            _get(connection, path, {})
+    connection.close()
+
+
 def run_phones(
     port: int,
     pages: list[str],
@@ -589,6 +599,11 @@ def main() -> int:
         default=OPENING,
         help="seconds over which the phones open their pages (10: a stampede at 5,000)",
     )
+    parser.add_argument(
+        "--warm",
+        action="store_true",
+        help="ask each page and its part once before the load (the app has rendered them)",
+    )
     parser.add_argument("--workers", type=int, default=3, help="gunicorn workers")
     parser.add_argument("--threads", type=int, default=4, help="threads per gunicorn worker")
     parser.add_argument(
@@ -682,6 +697,8 @@ def main() -> int:
             )
             for t in seeded["tablets"]
         ]
+        if args.warm:
+            warm_pages(port, pages)
         if args.viewer_processes > 1:
             workers = start_phone_processes(
                 port, pages, args.viewer_threads, args.viewer_processes, args.opening
@@ -759,9 +776,13 @@ def main() -> int:
         if samples.shed:
             settled = args.opening + 5  # the phones have opened their pages, and 5 s more
             early = sum(1 for at in samples.shed_at if at < settled)
+            by_5s: dict[int, int] = defaultdict(int)
+            for at in samples.shed_at:
+                by_5s[int(at // 5) * 5] += 1
+            when = ", ".join(f"{start}-{start + 5} s: {n}" for start, n in sorted(by_5s.items()))
             print(
                 f"shed while the phones opened their pages (the first {settled:.0f} s): "
-                f"{early}; after: {samples.shed - early}"
+                f"{early}; after: {samples.shed - early} (by when due: {when})"
             )
         if args.shared_cache:
             reached = app_reads(nodes)
