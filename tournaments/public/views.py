@@ -126,10 +126,8 @@ def _page_etag(response: HttpResponse) -> HttpResponse:
 def _whole_page(request: HttpRequest, response: HttpResponse) -> HttpResponse:
     """A full page with its ETag, or 304 when the browser (or a cache) holds those bytes."""
     _page_etag(response)
-    answer: HttpResponse = get_conditional_response(
-        request, etag=response["ETag"], response=response
-    )
-    return answer
+    answer = get_conditional_response(request, etag=response["ETag"], response=response)
+    return answer if answer is not None else response
 
 
 def live_page(
