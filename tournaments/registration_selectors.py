@@ -171,6 +171,38 @@ def seat_in(registrant: Registrant, pairing: Pairing) -> Seat:
     )
 
 
+def seats_in_round(round_: Round, registrants: list[Registrant]) -> list[tuple[Registrant, Seat]]:
+    """Where each of ``registrants`` seated in ``round_`` sits there, from one read of
+    the round's pairings (as ``own_page`` finds a registrant's game: by their entry, or in a
+    progressive event by the partnerships they are in)."""
+    pairings = (
+        Pairing.objects.filter(round=round_, cancelled=False)
+        .select_related(*public.PAIRING_RELATED, *(f"game__{s}" for s in SEAT_FIELDS))
+        .order_by("match_number", "id")
+    )
+    by_entry: dict[int, Pairing] = {}
+    by_player: dict[int, Pairing] = {}
+    for pairing in pairings:
+        for entry_id in (pairing.home_id, pairing.away_id):
+            if entry_id is not None:
+                by_entry[entry_id] = pairing
+        for team in (pairing.home_team, pairing.away_team):
+            if team is not None:
+                by_player[team.player_one_id] = by_player[team.player_two_id] = pairing
+    seats: list[tuple[Registrant, Seat]] = []
+    for registrant in registrants:
+        entry = registrant.registration.entry
+        if entry is None:
+            continue
+        if entry.player_id is None:
+            found = by_entry.get(entry.id)
+        else:
+            found = by_player.get(entry.player_id)
+        if found is not None:
+            seats.append((registrant, seat_in(registrant, found)))
+    return seats
+
+
 def own_page(registrant: Registrant) -> OwnPage:
     """Everything the registrant's own page shows (and the round's e-mail tells)."""
     registration = registrant.registration

@@ -24,7 +24,13 @@ from ..models import (
     RegistrationStatus,
     Round,
 )
-from ..registration_selectors import Seat, own_page, registrants_in_round, seat_in
+from ..registration_selectors import (
+    Seat,
+    own_page,
+    registrants_in_round,
+    seat_in,
+    seats_in_round,
+)
 from ..selectors import PAIRING_RELATED
 from ..services.registrations import promote_waiting
 from ..signals import match_opened
@@ -49,10 +55,8 @@ def round_drawn(round_id: int) -> None:
     if round_ is None or round_.event.registration == RegistrationMode.CLOSED:
         return
     with transaction.atomic():
-        for registrant in registrants_in_round(round_):
-            seat = own_page(registrant).seat
-            if seat is not None and seat.round_.id == round_.id:
-                _tell_seat(registrant, seat)
+        for registrant, seat in seats_in_round(round_, registrants_in_round(round_)):
+            _tell_seat(registrant, seat)
 
 
 def match_ready(pairing_id: int) -> None:

@@ -7,6 +7,8 @@ import datetime as dt
 from typing import Any, cast
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from kaiser_club.actors import Actor
@@ -16,10 +18,16 @@ from kaiser_club.roles import Role
 from tests.factories import ClubFactory, PlayerFactory, member
 from tournaments import services
 from tournaments.choices import EntryStatus
-from tournaments.models import Entry, OutboxMessage, Registration, RegistrationStatus
-from tournaments.registration_selectors import sign_up_state
+from tournaments.models import Entry, OutboxMessage, Registration, RegistrationStatus, Round
+from tournaments.registration_selectors import (
+    own_page,
+    registrants_in_round,
+    seats_in_round,
+    sign_up_state,
+)
 from tournaments.services import registrations as reg
 
+from ..helpers import generate
 from .world import ANYONE, entry_of, open_event, pair, sign_up
 
 pytestmark = pytest.mark.django_db
@@ -251,3 +259,25 @@ def test_a_bracket_match_made_when_its_winner_carries_on_tells_its_players_their
     assert {m.registrant.registration_id for m in told} == {r.id for r in players}
     assert told.count() == 4  # each finalist once
     assert f"{final.table.number}" in told.earliest("id").body
+
+
+@pytest.mark.parametrize("format", ["swiss", "progressive"])
+def test_a_round_drawn_seats_each_registrant_where_their_own_page_does(format: str) -> None:
+    """The round's message reads the round's pairings once for everyone (not each player's
+    whole own page), and finds each seat where the own page finds it."""
+    event = open_event(capacity=8, format=format)
+    names = "ABCDEFGH"
+    if format == "progressive":
+        for n in names:
+            sign_up(event, [reg.Person(f"Solo {n}", f"{n.lower()}@x.org")])
+    else:
+        for n in names[:4]:
+            sign_up(event, pair(f"{n}1", f"{n}1@x.org", f"{n}2", f"{n}2@x.org"))
+    generate(event)
+    round_ = Round.objects.get(event=event, number=1)
+    registrants = registrants_in_round(round_)
+    assert len(registrants) == 8
+    with CaptureQueriesContext(connection) as read:
+        seats = seats_in_round(round_, registrants)
+    assert len(read) == 1
+    assert {r.id: seat for r, seat in seats} == {r.id: own_page(r).seat for r in registrants}
